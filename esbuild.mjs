@@ -1,12 +1,16 @@
 // Bundles the extension and the stdio MCP server into dist/ and checks the module boundaries
 // on the bundles' metafiles, so a forbidden import fails the build, not a later review.
 import * as esbuild from 'esbuild';
+import { readFileSync } from 'node:fs';
 import { boundaryViolations } from './.devtools/scripts/boundaries.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+
 const common = {
+  define: { __SHEPHERD_VERSION__: JSON.stringify(version) },
   bundle: true,
   platform: 'node',
   target: 'node20',

@@ -38,7 +38,12 @@ export const BridgeErrorCode = {
   ShellIntegrationUnavailable: -32012,
   TerminalClosed: -32013,
   WorkspaceUntrusted: -32014,
+  NoActiveRun: -32015,
   ProcessNotOwned: -32020,
+  /** Client side: no VS Code window with the extension could be reached. */
+  Unreachable: -32050,
+  /** Client side: the connection closed while a call was in flight. */
+  ConnectionLost: -32051,
   Internal: -32099,
 } as const;
 export type BridgeErrorCode = (typeof BridgeErrorCode)[keyof typeof BridgeErrorCode];

@@ -1,0 +1,132 @@
+#!/usr/bin/env node
+// `npm test`: installs npm dependencies when needed, then runs in order, stopping at the first
+// failure: build, typecheck, unit tests, integration tests, real-VS-Code e2e tests (code-server;
+// installs it on first use, about 2 minutes), desktop VS Code test (skipped where none exists).
+//
+//   npm test                          everything
+//   npm test -- --unit                only unit tests      (also --integration, --e2e, --desktop; combinable)
+//   npm test -- --e2e --grep harness  extra arguments go to mocha
+//   npm test -- --no-build            skip the build (e.g. e2e harness tests while dist/ is broken)
+//
+// Plain Node ESM for Node 20; no dependency needed before `npm ci` ran.
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+process.chdir(repoRoot);
+
+const SUITES = ['unit', 'integration', 'e2e', 'desktop'];
+const args = process.argv.slice(2);
+const selected = SUITES.filter((s) => args.includes(`--${s}`));
+const noBuild = args.includes('--no-build');
+const passThrough = args.filter((a) => !SUITES.includes(a.replace(/^--/, '')) && a !== '--no-build');
+const runAll = selected.length === 0;
+const wants = (suite) => runAll || selected.includes(suite);
+
+const results = [];
+const say = (msg) => process.stderr.write(`\n[test] ${msg}\n`);
+
+function run(command, argv, options = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, argv, { stdio: 'inherit', cwd: repoRoot, ...options });
+    const forward = (sig) => child.kill(sig);
+    process.on('SIGINT', forward);
+    process.on('SIGTERM', forward);
+    child.on('error', (e) => {
+      process.stderr.write(`[test] cannot start ${command}: ${e.message}\n`);
+      resolve(127);
+    });
+    child.on('exit', (code, signal) => {
+      process.off('SIGINT', forward);
+      process.off('SIGTERM', forward);
+      resolve(code ?? 128 + (os.constants.signals[signal] ?? 1));
+    });
+  });
+}
+
+async function step(name, fn) {
+  say(`=== ${name} ===`);
+  const started = Date.now();
+  let status;
+  try {
+    status = await fn();
+  } catch (e) {
+    process.stderr.write(`[test] ${name}: ${e?.stack ?? e}\n`);
+    status = 1;
+  }
+  const secs = ((Date.now() - started) / 1000).toFixed(1);
+  const skipped = status === 'skipped';
+  results.push({ name, ok: skipped || status === 0, skipped, secs });
+  if (!skipped && status !== 0) finish(`${name} failed (exit ${status})`);
+}
+
+function finish(failure) {
+  say('=== summary ===');
+  for (const r of results) process.stderr.write(`  ${r.skipped ? 'SKIP' : r.ok ? 'PASS' : 'FAIL'}  ${r.name.padEnd(36)} ${r.secs.padStart(6)} s\n`);
+  if (failure) {
+    process.stderr.write(`\n[test] FAILED: ${failure}\n`);
+    process.exit(1);
+  }
+  process.stderr.write('\n[test] all passed\n');
+  process.exit(0);
+}
+
+function testFiles(dir) {
+  const out = [];
+  const walk = (d) => {
+    for (const e of fs.existsSync(d) ? fs.readdirSync(d, { withFileTypes: true }) : []) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.test.ts')) out.push(p);
+    }
+  };
+  walk(path.join(repoRoot, dir));
+  return out;
+}
+
+const node = process.execPath;
+const bin = (pkg, rel) => path.join(repoRoot, 'node_modules', pkg, rel);
+
+async function mocha(suite) {
+  if (testFiles(`test/${suite}`).length === 0) {
+    process.stderr.write(`[test] no test/${suite}/**/*.test.ts yet: nothing to run\n`);
+    return 'skipped';
+  }
+  return run(node, [bin('mocha', 'bin/mocha.js'), '--config', `test/${suite}/.mocharc.json`, ...passThrough]);
+}
+
+function depsNeedInstall() {
+  const marker = path.join(repoRoot, 'node_modules', '.package-lock.json'); // written by every npm install/ci
+  if (!fs.existsSync(marker)) return 'node_modules is missing';
+  if (fs.statSync(path.join(repoRoot, 'package-lock.json')).mtimeMs > fs.statSync(marker).mtimeMs) return 'package-lock.json is newer than node_modules';
+  return undefined;
+}
+
+const why = depsNeedInstall();
+if (why) await step(`npm ci (${why})`, () => run('npm', ['ci', '--no-audit', '--no-fund']));
+
+if (!noBuild && (runAll || wants('integration') || wants('e2e') || wants('desktop'))) {
+  await step('build (node esbuild.mjs)', () => run(node, ['esbuild.mjs']));
+}
+if (runAll) await step('typecheck (tsc -p .)', () => run(node, [bin('typescript', 'bin/tsc'), '-p', '.']));
+if (wants('unit')) await step('unit tests', () => mocha('unit'));
+if (wants('integration')) await step('integration tests', () => mocha('integration'));
+if (wants('e2e')) {
+  await step('real VS Code install (code-server)', () => run(node, ['--import', 'tsx', 'test/support/vscodeInstall.ts'], { stdio: ['ignore', 'ignore', 'inherit'] }));
+  await step('e2e tests (code-server)', () => mocha('e2e'));
+}
+if (wants('desktop')) {
+  await step('desktop VS Code test', async () => {
+    // runDesktopTest.ts exits 0 when no desktop VS Code exists here, and says so in this file.
+    const skipFile = path.join(os.tmpdir(), `ts-desktop-skip-${process.pid}`);
+    fs.rmSync(skipFile, { force: true });
+    const code = await run(node, ['--import', 'tsx', 'test/desktop/runDesktopTest.ts'], { env: { ...process.env, TS_DESKTOP_SKIP_FILE: skipFile } });
+    const skipped = code === 0 && fs.existsSync(skipFile);
+    fs.rmSync(skipFile, { force: true });
+    return skipped ? 'skipped' : code;
+  });
+}
+finish();

@@ -1,0 +1,88 @@
+/**
+ * Publishes the window's bridge in <workspace>/.devtools/bridge.json (mode 0600) so MCP clients
+ * started outside VS Code can find it. One window owns the file at a time: a file left by a dead
+ * window is replaced, a live window's file is left alone and taken over once that window is gone.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Logger } from '../../../common/src/logger';
+import { bridgeFilePath, readBridgeFile } from '../../../common/src/bridgeDiscovery';
+import type { BridgeFile } from '../../../common/src/protocol';
+import { writeFileAtomic } from '../core/fsUtil';
+
+export interface BridgeFilePublisher {
+  readonly filePath: string;
+  /** True while this window's bridge is the one advertised. */
+  readonly owned: boolean;
+  dispose(): Promise<void>;
+}
+
+const RECHECK_MS = 10_000;
+
+export async function publishBridgeFile(
+  workspaceFolder: string,
+  content: Omit<BridgeFile, 'createdAt' | 'workspaceFolder'>,
+  logger: Logger,
+): Promise<BridgeFilePublisher> {
+  const filePath = bridgeFilePath(workspaceFolder);
+  const mine: BridgeFile = { ...content, workspaceFolder, createdAt: new Date().toISOString() };
+  let owned = false;
+  let busy = false;
+
+  const claim = async (): Promise<void> => {
+    if (busy) return;
+    busy = true;
+    try {
+      const existing = await readBridgeFile(filePath);
+      if (existing && existing.token === mine.token) {
+        owned = true;
+        return;
+      }
+      if (existing && (await isLiveBridge(existing))) {
+        if (owned) logger.info(`bridge.json now belongs to window pid ${existing.pid}`);
+        owned = false;
+        return;
+      }
+      await fs.mkdir(path.dirname(filePath), { recursive: true });
+      await writeFileAtomic(filePath, `${JSON.stringify(mine, null, 2)}\n`, 0o600);
+      owned = true;
+      logger.info(`bridge advertised in ${filePath}${existing ? ` (replaced a stale file of pid ${existing.pid})` : ''}`);
+    } catch (error) {
+      logger.warn(`could not write ${filePath}; MCP clients outside VS Code will not find this window`, error);
+    } finally {
+      busy = false;
+    }
+  };
+
+  await claim();
+  const timer = setInterval(() => void claim(), RECHECK_MS);
+  timer.unref();
+
+  return {
+    filePath,
+    get owned() {
+      return owned;
+    },
+    async dispose() {
+      clearInterval(timer);
+      const existing = await readBridgeFile(filePath);
+      if (existing?.token === mine.token) {
+        await fs.rm(filePath, { force: true });
+      }
+    },
+  };
+}
+
+/** A window is live when its process exists and its endpoint is still there. */
+async function isLiveBridge(file: BridgeFile): Promise<boolean> {
+  try {
+    process.kill(file.pid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  if (process.platform === 'win32') return true;
+  return fs.stat(file.endpoint).then(
+    (s) => s.isSocket(),
+    () => false,
+  );
+}

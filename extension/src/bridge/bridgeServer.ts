@@ -1,0 +1,228 @@
+/**
+ * The extension's side of the bridge: JSON-RPC (vscode-jsonrpc) over a per-window local endpoint,
+ * a Unix domain socket inside a fresh 0700 directory or a named pipe on Windows — never a network
+ * port. A connection must present the window's random token in bridge/hello before anything else
+ * is served; any other first message closes it.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  ErrorCodes,
+  ResponseError,
+  createMessageConnection,
+  type CancellationToken,
+  type MessageConnection,
+  SocketMessageReader,
+  SocketMessageWriter,
+} from 'vscode-jsonrpc/node';
+import type { Logger } from '../../../common/src/logger';
+import {
+  BridgeErrorCode,
+  PROTOCOL_VERSION,
+  describeZodError,
+  methods,
+  notifications,
+  type HelloResult,
+  type MethodKey,
+  type ParamsOf,
+  type ProgressNotification,
+  type ResultOf,
+} from '../../../common/src/protocol';
+import { ShepherdError } from '../core/errors';
+
+export interface RequestContext {
+  readonly signal: AbortSignal;
+  /** Sends terminal/progress to the caller when it asked for progress; a no-op otherwise. */
+  readonly progress: (update: Omit<ProgressNotification, 'progressId'>) => void;
+}
+
+export type BridgeHandlers = {
+  [K in Exclude<MethodKey, 'hello'>]: (params: ParamsOf<K>, context: RequestContext) => Promise<ResultOf<K>> | ResultOf<K>;
+};
+
+export interface BridgeServerOptions {
+  readonly handlers: BridgeHandlers;
+  readonly hello: () => Omit<HelloResult, 'protocolVersion'>;
+  readonly logger: Logger;
+  /** How long a new connection may take to authenticate before it is dropped. */
+  readonly authTimeoutMs?: number;
+}
+
+export interface BridgeServer {
+  readonly endpoint: string;
+  readonly token: string;
+  /** Resolves after every connection is closed and the endpoint removed. */
+  dispose(): Promise<void>;
+}
+
+export async function startBridgeServer(options: BridgeServerOptions): Promise<BridgeServer> {
+  const token = randomBytes(32).toString('base64url');
+  const { endpoint, cleanup } = await createEndpoint();
+  const connections = new Set<{ connection: MessageConnection; socket: net.Socket }>();
+  const server = net.createServer((socket) => {
+    const entry = { socket, connection: serveConnection(socket, token, options) };
+    connections.add(entry);
+    socket.on('close', () => connections.delete(entry));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(endpoint, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  server.on('error', (error) => options.logger.error('bridge server error', error));
+  options.logger.info(`bridge listening on ${endpoint}`);
+  let disposed: Promise<void> | undefined;
+  return {
+    endpoint,
+    token,
+    dispose: () =>
+      (disposed ??= (async () => {
+        // close() waits for open connections, so they go first.
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        for (const { connection, socket } of connections) {
+          connection.dispose();
+          socket.destroy();
+        }
+        connections.clear();
+        await closed;
+        await cleanup();
+      })()),
+  };
+}
+
+async function createEndpoint(): Promise<{ endpoint: string; cleanup: () => Promise<void> }> {
+  if (process.platform === 'win32') {
+    return { endpoint: `\\\\.\\pipe\\terminal-shepherd-${randomBytes(12).toString('hex')}`, cleanup: async () => undefined };
+  }
+  // mkdtemp creates the directory with mode 0700: only this user can reach the socket inside.
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tshep-'));
+  await fs.chmod(dir, 0o700);
+  return {
+    endpoint: path.join(dir, 'bridge.sock'),
+    cleanup: () => fs.rm(dir, { recursive: true, force: true }),
+  };
+}
+
+function tokensMatch(expected: string, given: string): boolean {
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function serveConnection(socket: net.Socket, token: string, options: BridgeServerOptions): MessageConnection {
+  const { logger, handlers } = options;
+  const connection = createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
+  let authenticated = false;
+  // Ends the connection once the error response is on its way (end() flushes queued writes).
+  const closeSoon = (): void => {
+    setTimeout(() => socket.end(), 20);
+    setTimeout(() => socket.destroy(), 1000).unref();
+  };
+  const refuse = (reason: string): ResponseError<void> => {
+    logger.warn(`bridge: refused a connection: ${reason}`);
+    closeSoon();
+    return new ResponseError(BridgeErrorCode.Unauthorized, `Unauthorized: ${reason}`);
+  };
+  const authTimer = setTimeout(() => {
+    if (!authenticated) {
+      logger.warn('bridge: a connection did not authenticate in time; closing it');
+      socket.destroy();
+    }
+  }, options.authTimeoutMs ?? 5000);
+  socket.on('close', () => {
+    clearTimeout(authTimer);
+    connection.dispose();
+  });
+  socket.on('error', (error) => logger.debug('bridge socket error', error));
+
+  connection.onRequest(methods.hello.name, (raw: unknown) => {
+    const parsed = methods.hello.params.safeParse(raw);
+    if (!parsed.success) {
+      return refuse('bridge/hello needs {token, protocolVersion}');
+    }
+    if (!tokensMatch(token, parsed.data.token)) {
+      return refuse('wrong token');
+    }
+    if (parsed.data.protocolVersion !== PROTOCOL_VERSION) {
+      closeSoon();
+      return new ResponseError(
+        BridgeErrorCode.ProtocolVersionMismatch,
+        `The VS Code extension speaks bridge protocol ${PROTOCOL_VERSION} but this MCP server speaks ${parsed.data.protocolVersion}. ` +
+          'Use the MCP server shipped with the installed extension (dist/mcp-server.js), or update both to the same version.',
+      );
+    }
+    authenticated = true;
+    clearTimeout(authTimer);
+    return { protocolVersion: PROTOCOL_VERSION, ...options.hello() };
+  });
+
+  const register = <K extends Exclude<MethodKey, 'hello'>>(key: K): void => {
+    const method = methods[key];
+    connection.onRequest(method.name, async (raw: unknown, cancel: CancellationToken) => {
+      if (!authenticated) {
+        return refuse(`${method.name} before bridge/hello`);
+      }
+      const parsed = method.params.safeParse(raw ?? {});
+      if (!parsed.success) {
+        return new ResponseError(ErrorCodes.InvalidParams, `Invalid input: ${describeZodError(parsed.error)}`);
+      }
+      const params = parsed.data as ParamsOf<K>;
+      const progressId = (params as { progressId?: string }).progressId;
+      const abort = new AbortController();
+      const onCancel = cancel.onCancellationRequested(() => abort.abort());
+      const context: RequestContext = {
+        signal: abort.signal,
+        progress: (update) => {
+          if (progressId !== undefined && !abort.signal.aborted) {
+            void connection
+              .sendNotification(notifications.progress.name, { progressId, ...update })
+              .catch(() => undefined);
+          }
+        },
+      };
+      try {
+        const result = await handlers[key](params, context);
+        return method.result.parse(result);
+      } catch (error) {
+        return toResponseError(error, method.name, logger);
+      } finally {
+        onCancel.dispose();
+      }
+    });
+  };
+  (Object.keys(methods) as MethodKey[]).forEach((key) => {
+    if (key !== 'hello') register(key);
+  });
+
+  connection.onRequest((method: string) =>
+    authenticated
+      ? new ResponseError(ErrorCodes.MethodNotFound, `Unknown bridge method ${method}`)
+      : refuse(`${method} before bridge/hello`),
+  );
+  connection.onNotification((method: string) => {
+    if (!authenticated) {
+      refuse(`notification ${method} before bridge/hello`);
+    }
+  });
+  connection.onError(([error]) => logger.debug('bridge connection error', error));
+  connection.listen();
+  return connection;
+}
+
+function toResponseError(error: unknown, method: string, logger: Logger): ResponseError<void> {
+  if (error instanceof ShepherdError) {
+    logger.info(`${method}: ${error.message}`);
+    return new ResponseError(error.code, error.message);
+  }
+  logger.error(`${method} failed`, error);
+  const message = error instanceof Error ? error.message : String(error);
+  return new ResponseError(
+    BridgeErrorCode.Internal,
+    `Internal error in the Terminal Shepherd extension: ${message}. Details are in its log (command "Terminal Shepherd: Show Log").`,
+  );
+}

@@ -1,0 +1,444 @@
+/**
+ * Streaming parser that lifts shell-integration markers out of raw terminal data.
+ *
+ * VS Code's shell integration (OSC 633) and FinalTerm-style integration (OSC 133) mark where a
+ * prompt starts, where the command runs, and its exit code. The run logic needs those markers; the
+ * renderer must not see them (they are invisible anyway, but their positions delimit prompt and
+ * echo). Everything else, including other OSC sequences (titles, OSC 8 hyperlinks), passes through
+ * byte for byte so the terminal emulator interprets it exactly as a real terminal would.
+ *
+ * Data arrives in arbitrary chunks, so a sequence may be split anywhere; the parser keeps just
+ * enough state to resume. Termination follows xterm.js (the emulator VS Code and our renderer
+ * use): BEL, ESC (normally as ESC \), or 8-bit ST end an OSC; CAN/SUB and other C1 controls
+ * abort it; other C0 controls inside it are ignored. A marker longer than `maxMarkerChars` is
+ * dropped instead of being buffered forever.
+ */
+
+/** Which integration emitted a marker: VS Code's own (633) or FinalTerm-compatible (133). */
+export type ShellMarkerSource = 'vscode' | 'finalterm';
+
+export type ShellMarker =
+  | { readonly kind: 'promptStart'; readonly source: ShellMarkerSource }
+  /** B: the prompt ended, the user's command input starts. */
+  | { readonly kind: 'commandStart'; readonly source: ShellMarkerSource }
+  /** C: the command line was accepted and now runs; its output follows. */
+  | { readonly kind: 'commandExecuted'; readonly source: ShellMarkerSource }
+  /** D: the command finished; exitCode is absent when the shell reported none. */
+  | { readonly kind: 'commandFinished'; readonly source: ShellMarkerSource; readonly exitCode?: number }
+  /** 633 E: the command line as the shell saw it (unescaped), with VS Code's nonce if sent. */
+  | { readonly kind: 'commandLine'; readonly source: 'vscode'; readonly value: string; readonly nonce?: string }
+  | { readonly kind: 'continuationStart' | 'continuationEnd' | 'rightPromptStart' | 'rightPromptEnd'; readonly source: 'vscode' }
+  /** 633 P: a property such as Cwd=/home/me or IsWindows=True (unescaped). */
+  | { readonly kind: 'property'; readonly source: 'vscode'; readonly key: string; readonly value: string }
+  /** Any other 633/133 command (SetMark, EnvJson, 133;L ...), kept raw. */
+  | { readonly kind: 'other'; readonly source: ShellMarkerSource; readonly code: string; readonly args: readonly string[] };
+
+/** A marker plus its position in the `data` of the parse call that returned it. */
+export type PositionedShellMarker = ShellMarker & { readonly offset: number };
+
+export interface OscParseResult {
+  /** The input with shell-integration sequences removed; everything else untouched. */
+  readonly data: string;
+  /** Markers in stream order; `offset` is the index in `data` at which each occurred. */
+  readonly markers: PositionedShellMarker[];
+}
+
+export interface OscParserOptions {
+  /** Longest marker body kept; longer ones are discarded (default 64 KiB). */
+  readonly maxMarkerChars?: number;
+}
+
+const ESC = 0x1b;
+const BEL = 0x07;
+const CAN = 0x18;
+const SUB = 0x1a;
+const ST8 = 0x9c;
+
+const enum State {
+  Ground,
+  /** ESC seen and held back: it may open a marker we must remove. */
+  Escape,
+  /** ESC already emitted (it ended a passed-through OSC); what follows decides its meaning. */
+  EscapeEmitted,
+  /** Inside an OSC, collecting the first characters to learn whether it is 633/133. */
+  OscPrefix,
+  /** Inside a 633/133 OSC: buffering its body. */
+  OscMarker,
+  /** Inside another OSC: streaming it through. */
+  OscPass,
+  /** Inside a marker that exceeded the cap: discarding until it ends. */
+  OscDrop,
+}
+
+const MARKER_PREFIXES = ['633;', '133;'];
+
+/** C0 controls xterm executes without changing the parser state (all but CAN, SUB, ESC). */
+function isExecutable(code: number): boolean {
+  return code <= 0x17 || code === 0x19 || (code >= 0x1c && code <= 0x1f);
+}
+
+/** C0 controls xterm ignores inside an OSC string (the executables except BEL, which ends it). */
+function isIgnoredInOsc(code: number): boolean {
+  return code !== BEL && isExecutable(code);
+}
+
+export class OscParser {
+  private state = State.Ground;
+  /** Characters of the current OSC after `ESC ]` (marker body or the undecided prefix). */
+  private body = '';
+  /** True when the ESC that opened the current OSC was already emitted (see EscapeEmitted). */
+  private openerEmitted = false;
+  private readonly maxMarkerChars: number;
+
+  constructor(options: OscParserOptions = {}) {
+    this.maxMarkerChars = Math.max(16, options.maxMarkerChars ?? 64 * 1024);
+  }
+
+  /** Feeds one chunk; returns the data to render and the markers found, in order. */
+  parse(chunk: string): OscParseResult {
+    const out: string[] = [];
+    let outLength = 0;
+    const markers: PositionedShellMarker[] = [];
+    const emit = (s: string): void => {
+      if (s.length > 0) {
+        out.push(s);
+        outLength += s.length;
+      }
+    };
+    const n = chunk.length;
+    let i = 0;
+    while (i < n) {
+      switch (this.state) {
+        case State.Ground: {
+          // Fast path: everything up to the next ESC is plain passthrough.
+          const next = chunk.indexOf('\x1b', i);
+          if (next < 0) {
+            emit(i === 0 ? chunk : chunk.slice(i));
+            i = n;
+          } else {
+            emit(chunk.slice(i, next));
+            this.state = State.Escape;
+            i = next + 1;
+          }
+          break;
+        }
+        case State.Escape:
+        case State.EscapeEmitted: {
+          const code = chunk.charCodeAt(i);
+          const held = this.state === State.Escape ? '\x1b' : '';
+          if (code === 0x5d /* ] */) {
+            this.openerEmitted = this.state === State.EscapeEmitted;
+            this.state = State.OscPrefix;
+            this.body = '';
+            i++;
+          } else if (isExecutable(code) || code === 0x7f) {
+            // xterm executes C0 controls without leaving the escape state, so ESC <LF> ] still
+            // opens an OSC: pass the control on and keep waiting.
+            emit(chunk[i]!);
+            i++;
+          } else if (code === ESC) {
+            emit(held);
+            this.state = State.Escape;
+            i++;
+          } else {
+            emit(held);
+            this.state = State.Ground;
+            // Reprocess nothing: the character after ESC is ordinary data from here on.
+            emit(chunk[i]!);
+            i++;
+          }
+          break;
+        }
+        default:
+          i = this.oscStep(chunk, i, emit, markers, () => outLength);
+          break;
+      }
+    }
+    return { data: out.length === 1 ? out[0]! : out.join(''), markers };
+  }
+
+  /**
+   * Ends the stream: anything held back that is not a marker (a lone ESC, the start of an
+   * unfinished foreign OSC) is returned so no visible byte is lost. An unfinished marker is dropped.
+   */
+  end(): string {
+    let rest = '';
+    switch (this.state) {
+      case State.Escape:
+        rest = '\x1b';
+        break;
+      case State.OscPrefix:
+        rest = this.isMarkerPrefix(this.body) ? '' : this.opener() + this.body;
+        break;
+      default:
+        break;
+    }
+    this.state = State.Ground;
+    this.body = '';
+    return rest;
+  }
+
+  private opener(): string {
+    return this.openerEmitted ? ']' : '\x1b]';
+  }
+
+  private isMarkerPrefix(body: string): boolean {
+    return MARKER_PREFIXES.some((p) => p.startsWith(body));
+  }
+
+  /** Processes characters inside an OSC starting at `i`; returns the next index to read. */
+  private oscStep(
+    chunk: string,
+    start: number,
+    emit: (s: string) => void,
+    markers: PositionedShellMarker[],
+    offset: () => number,
+  ): number {
+    const n = chunk.length;
+    let i = start;
+    while (i < n) {
+      const code = chunk.charCodeAt(i);
+      const isTerminator = code === BEL || code === ESC || code === ST8;
+      const isAbort = code === CAN || code === SUB || (code >= 0x80 && code <= 0x9f && code !== ST8);
+      if (isTerminator || isAbort) {
+        this.finishOsc(code, isAbort, emit, markers, offset);
+        return i + 1;
+      }
+      switch (this.state) {
+        case State.OscPass: {
+          // Stream the foreign OSC through up to its terminator in one slice.
+          let j = i + 1;
+          while (j < n) {
+            const c = chunk.charCodeAt(j);
+            if (c === BEL || c === ESC || c === CAN || c === SUB || (c >= 0x80 && c <= 0x9f)) {
+              break;
+            }
+            j++;
+          }
+          emit(chunk.slice(i, j));
+          i = j;
+          continue;
+        }
+        case State.OscDrop:
+          i++;
+          continue;
+        case State.OscPrefix: {
+          if (isIgnoredInOsc(code)) {
+            i++;
+            continue;
+          }
+          const body = this.body + chunk[i]!;
+          if (this.isMarkerPrefix(body)) {
+            this.body = body;
+            if (body.length === 4) {
+              this.state = State.OscMarker;
+            }
+          } else {
+            // Not ours: release what was held and stream the rest.
+            emit(this.opener() + body);
+            this.body = '';
+            this.state = State.OscPass;
+          }
+          i++;
+          continue;
+        }
+        case State.OscMarker: {
+          // Take a run of ordinary characters at once; C0 controls are ignored as xterm does.
+          let j = i;
+          while (j < n) {
+            const c = chunk.charCodeAt(j);
+            if (c < 0x20 || (c >= 0x80 && c <= 0x9f)) {
+              break;
+            }
+            j++;
+          }
+          if (j > i) {
+            this.body += chunk.slice(i, j);
+            if (this.body.length > this.maxMarkerChars) {
+              this.body = '';
+              this.state = State.OscDrop;
+            }
+            i = j;
+          } else {
+            i++; // an ignored C0 control
+          }
+          continue;
+        }
+        default:
+          return i;
+      }
+    }
+    return i;
+  }
+
+  private finishOsc(
+    code: number,
+    aborted: boolean,
+    emit: (s: string) => void,
+    markers: PositionedShellMarker[],
+    offset: () => number,
+  ): void {
+    const state = this.state;
+    const body = this.body;
+    this.body = '';
+    // An OSC that ended before its prefix was complete is not ours (only a bare "633"/"133" is).
+    if (state === State.OscPass || (state === State.OscPrefix && body !== '633' && body !== '133')) {
+      if (state === State.OscPrefix) {
+        emit(this.opener() + body);
+      }
+      if (code === ESC) {
+        // The ESC ends the OSC for the emulator too; emit it now and let the next character
+        // decide (ESC \ completes the terminator, ESC ] opens another OSC).
+        emit('\x1b');
+        this.state = State.EscapeEmitted;
+      } else {
+        emit(String.fromCharCode(code));
+        this.state = State.Ground;
+      }
+      return;
+    }
+    // A marker (complete, over the cap, or a bare "633"/"133"): remove it from the data.
+    if (!aborted && state !== State.OscDrop) {
+      const marker = parseMarkerBody(body);
+      if (marker) {
+        markers.push({ ...marker, offset: offset() });
+      }
+    }
+    if (this.openerEmitted) {
+      // The emulator already saw the ESC that opened this marker; complete it as a harmless
+      // ESC \ so the character after the marker is not taken as an escape sequence.
+      emit('\\');
+      this.openerEmitted = false;
+    }
+    this.state = code === ESC ? State.Escape : State.Ground;
+  }
+}
+
+/** Parses the body of a 633/133 OSC ("633;D;0"); undefined for a body without a command. */
+export function parseMarkerBody(body: string): ShellMarker | undefined {
+  const source: ShellMarkerSource | undefined = body.startsWith('633;')
+    ? 'vscode'
+    : body.startsWith('133;')
+      ? 'finalterm'
+      : undefined;
+  if (!source) {
+    return undefined;
+  }
+  const parts = body.slice(4).split(';');
+  const code = parts[0] ?? '';
+  const args = parts.slice(1);
+  if (code === '') {
+    return undefined;
+  }
+  switch (code) {
+    case 'A':
+      return { kind: 'promptStart', source };
+    case 'B':
+      return { kind: 'commandStart', source };
+    case 'C':
+      return { kind: 'commandExecuted', source };
+    case 'D': {
+      const exitCode = parseExitCode(args[0]);
+      return exitCode === undefined ? { kind: 'commandFinished', source } : { kind: 'commandFinished', source, exitCode };
+    }
+    default:
+      break;
+  }
+  if (source === 'vscode') {
+    switch (code) {
+      case 'E': {
+        const value = unescapeOscValue(args[0] ?? '');
+        const nonce = args[1];
+        return nonce === undefined
+          ? { kind: 'commandLine', source, value }
+          : { kind: 'commandLine', source, value, nonce };
+      }
+      case 'F':
+        return { kind: 'continuationStart', source };
+      case 'G':
+        return { kind: 'continuationEnd', source };
+      case 'H':
+        return { kind: 'rightPromptStart', source };
+      case 'I':
+        return { kind: 'rightPromptEnd', source };
+      case 'P': {
+        const assignment = unescapeOscValue(args[0] ?? '');
+        const eq = assignment.indexOf('=');
+        return eq < 0
+          ? { kind: 'property', source, key: assignment, value: '' }
+          : { kind: 'property', source, key: assignment.slice(0, eq), value: assignment.slice(eq + 1) };
+      }
+      default:
+        break;
+    }
+  }
+  return { kind: 'other', source, code, args };
+}
+
+function parseExitCode(text: string | undefined): number | undefined {
+  if (text === undefined || !/^-?\d{1,10}$/.test(text)) {
+    return undefined;
+  }
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : undefined;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Reverses VS Code's OSC 633 value escaping: `\\` is a backslash and `\xAB` the byte 0xAB (the
+ * scripts escape `;`, `\` and control characters this way). Runs of escaped bytes that form valid
+ * UTF-8 are decoded as UTF-8 (some scripts escape non-ASCII bytes too); otherwise each byte is
+ * taken as a Latin-1 character, as VS Code does. Anything else, including a malformed escape,
+ * stays literal.
+ */
+export function unescapeOscValue(value: string): string {
+  if (!value.includes('\\')) {
+    return value;
+  }
+  let result = '';
+  let i = 0;
+  const n = value.length;
+  while (i < n) {
+    const slash = value.indexOf('\\', i);
+    if (slash < 0) {
+      result += value.slice(i);
+      break;
+    }
+    result += value.slice(i, slash);
+    i = slash;
+    // Collect a run of consecutive \xHH escapes so multi-byte UTF-8 sequences decode together.
+    const bytes: number[] = [];
+    while (i + 3 < n && value[i] === '\\' && (value[i + 1] === 'x' || value[i + 1] === 'X')) {
+      const hex = value.slice(i + 2, i + 4);
+      if (!/^[0-9a-fA-F]{2}$/.test(hex)) {
+        break;
+      }
+      bytes.push(parseInt(hex, 16));
+      i += 4;
+    }
+    if (bytes.length > 0) {
+      result += decodeBytes(bytes);
+      continue;
+    }
+    if (value[i + 1] === '\\') {
+      result += '\\';
+      i += 2;
+    } else {
+      result += '\\';
+      i += 1;
+    }
+  }
+  return result;
+}
+
+function decodeBytes(bytes: number[]): string {
+  if (bytes.every((b) => b < 0x80)) {
+    return String.fromCharCode(...bytes);
+  }
+  try {
+    return utf8.decode(Uint8Array.from(bytes));
+  } catch {
+    return String.fromCharCode(...bytes);
+  }
+}

@@ -1,0 +1,432 @@
+/**
+ * Linux: everything from /proc, no `ps` (a spawn costs more than reading the whole table).
+ *
+ * - listAll: /proc/PID/stat + /proc/PID/cmdline per process. A process's entry is reused from the
+ *   previous snapshot, and its command line not re-read, while its start time, name, code and
+ *   stack addresses, parent and group are unchanged (an exec moves code and stack, and
+ *   `process.title`/setproctitle rename comm); that halves the cost of a snapshot.
+ * - descendants: /proc/PID/task/TID/children of every thread (a child forked from a non-main
+ *   thread, as in Go or Java, is listed under that thread only); without that file (kernels
+ *   built without CONFIG_PROC_CHILDREN, some sandboxes) a full snapshot is walked instead.
+ * - probeShell: the shell's stat gives its group and the terminal's foreground group (tpgid);
+ *   wchan + syscall of the foreground processes tell whether one is blocked reading the tty.
+ */
+import { existsSync, readdirSync, readlinkSync } from 'node:fs';
+import type { Logger } from '../../../../common/src/logger';
+import { silentLogger } from '../../../../common/src/logger';
+import {
+  blockedReadFd,
+  isExitedState,
+  isTerminalDevice,
+  isTtyReadWchan,
+  parseBtime,
+  parseChildren,
+  parseCmdline,
+  parseProcNetTcpListen,
+  parseProcStat,
+  socketInode,
+  ticksToIso,
+  type ProcStat,
+} from './linuxProcParsers';
+import { ProcReader } from './procReader';
+import { descendantsFromTable } from './processTree';
+import {
+  UNKNOWN_ACTIVITY,
+  isActionablePid,
+  type KillOptions,
+  type KillResult,
+  type ProcessIdentity,
+  type ProcessInfo,
+  type ProcessMonitor,
+  type ShellActivity,
+} from './types';
+import { killTreeUnix, sendSignal, sleep } from './unixKill';
+
+export interface LinuxMonitorOptions {
+  readonly logger?: Logger;
+  /** Where procfs is mounted; tests may point it elsewhere. */
+  readonly procRoot?: string;
+}
+
+interface CachedInfo {
+  readonly stamp: string;
+  readonly info: ProcessInfo;
+}
+
+/** Yield to the event loop every this many processes, so a snapshot never blocks it for long. */
+const YIELD_EVERY = 512;
+/** Threads of one foreground process checked for a blocked tty read (bounds the probe's cost). */
+const MAX_THREADS_PROBED = 64;
+const CACHE_LIMIT = 20_000;
+
+export class LinuxProcessMonitor implements ProcessMonitor {
+  private readonly logger: Logger;
+  private readonly root: string;
+  private readonly reader = new ProcReader();
+  private readonly childrenFileSupported: boolean;
+  private boot: { key: string; btime: number } | undefined;
+  private infos = new Map<number, CachedInfo>();
+
+  constructor(options: LinuxMonitorOptions = {}) {
+    this.logger = options.logger ?? silentLogger;
+    this.root = options.procRoot ?? '/proc';
+    this.childrenFileSupported = existsSync(`${this.root}/${process.pid}/task/${process.pid}/children`);
+    if (!this.childrenFileSupported) {
+      this.logger.info('processes: /proc/PID/task/TID/children is not available; descendants use full snapshots');
+    }
+  }
+
+  /** Whether descendants() can use the cheap per-process children lists. */
+  get fastDescendants(): boolean {
+    return this.childrenFileSupported;
+  }
+
+  async listAll(): Promise<ProcessInfo[]> {
+    const names = readdirSync(this.root); // throws if procfs is missing: never a silent "no processes"
+    const out: ProcessInfo[] = [];
+    const next = new Map<number, CachedInfo>();
+    let sinceYield = 0;
+    for (const name of names) {
+      const c = name.charCodeAt(0);
+      if (c < 48 || c > 57) {
+        continue; // not a pid directory
+      }
+      const info = this.readProcess(Number(name), false, next);
+      if (info) {
+        out.push(info);
+      }
+      if (++sinceYield === YIELD_EVERY) {
+        sinceYield = 0;
+        await yieldToEventLoop();
+      }
+    }
+    this.infos = next; // also drops entries of processes that are gone
+    return out;
+  }
+
+  async descendants(rootPid: number, table?: readonly ProcessInfo[]): Promise<ProcessInfo[]> {
+    if (table) {
+      return descendantsFromTable(table, rootPid);
+    }
+    if (!this.childrenFileSupported) {
+      return descendantsFromTable(await this.listAll(), rootPid);
+    }
+    const out: ProcessInfo[] = [];
+    for (const st of this.walkDescendants(rootPid)) {
+      const info = this.toInfo(st, true);
+      if (info) {
+        out.push(info);
+      }
+    }
+    return out;
+  }
+
+  async isAlive(id: ProcessIdentity): Promise<boolean> {
+    if (!isActionablePid(id.pid)) {
+      return false;
+    }
+    const st = this.readStat(id.pid);
+    return st !== undefined && this.startKey(st.startTicks) === id.startTime;
+  }
+
+  async killTree(id: ProcessIdentity, opts?: KillOptions): Promise<KillResult> {
+    return killTreeUnix(id, opts, {
+      snapshot: () => this.listAll(),
+      lookup: async (pids) => {
+        const found = new Map<number, ProcessInfo>();
+        for (const pid of pids) {
+          const info = isActionablePid(pid) ? this.readProcess(pid, false) : undefined;
+          if (info) {
+            found.set(pid, info);
+          }
+        }
+        return found;
+      },
+      signal: sendSignal,
+      sleep,
+      now: Date.now,
+      ownPid: process.pid,
+      ownPgid: this.readStat(process.pid)?.pgrp,
+      logger: this.logger,
+    });
+  }
+
+  async listeningPorts(pids: number[]): Promise<Map<number, number[]>> {
+    const result = new Map<number, number[]>();
+    // Sockets are per network namespace: read each namespace's table once, through a member.
+    const tables = new Map<string, Map<string, number>>();
+    for (const pid of new Set(pids)) {
+      if (!isActionablePid(pid)) {
+        continue;
+      }
+      const ns = this.readLink(`${this.root}/${pid}/ns/net`) ?? 'self';
+      let listening = tables.get(ns);
+      if (!listening) {
+        listening = this.readListenTable(ns === 'self' ? `${this.root}/net` : `${this.root}/${pid}/net`);
+        tables.set(ns, listening);
+      }
+      if (listening.size === 0) {
+        continue;
+      }
+      let fds: string[];
+      try {
+        fds = readdirSync(`${this.root}/${pid}/fd`);
+      } catch {
+        continue; // gone, or another user's process
+      }
+      const ports = new Set<number>();
+      for (const fd of fds) {
+        const inode = socketInode(this.readLink(`${this.root}/${pid}/fd/${fd}`) ?? '');
+        const port = inode === undefined ? undefined : listening.get(inode);
+        if (port !== undefined) {
+          ports.add(port);
+        }
+      }
+      if (ports.size > 0) {
+        result.set(pid, [...ports].sort((a, b) => a - b));
+      }
+    }
+    return result;
+  }
+
+  async probeShell(shellPid: number): Promise<ShellActivity> {
+    const shell = isActionablePid(shellPid) ? this.readStat(shellPid) : undefined;
+    if (!shell || shell.ttyNr === 0 || shell.tpgid <= 0) {
+      return UNKNOWN_ACTIVITY; // gone, or no controlling terminal to own
+    }
+    let foreground: 'shell' | 'job';
+    let members: ProcStat[];
+    if (this.childrenFileSupported) {
+      const tree = this.walkDescendants(shellPid, shell.numThreads);
+      if (shell.tpgid !== shell.pgrp) {
+        foreground = 'job';
+        members = tree.filter((p) => p.pgrp === shell.tpgid);
+      } else {
+        // Without job control (bash +m, pwsh) a command runs in the shell's own group.
+        members = tree.filter((p) => p.pgrp === shell.pgrp);
+        foreground = members.length > 0 ? 'job' : 'shell';
+      }
+    } else {
+      // No cheap walk: the foreground group's leader (pid == tpgid) stands for the job.
+      const groupLeader = shell.tpgid !== shell.pgrp ? this.readStat(shell.tpgid) : undefined;
+      foreground = shell.tpgid !== shell.pgrp ? 'job' : 'shell';
+      members = groupLeader && groupLeader.pgrp === shell.tpgid ? [groupLeader] : [];
+    }
+    if (foreground === 'shell') {
+      members = [shell];
+    }
+    const leader = members.find((p) => p.pid === shell.tpgid) ?? members[0];
+    const command = foreground === 'job' && leader ? this.readCommandLine(leader) : undefined;
+    return {
+      foreground,
+      readingTerminal: members.length > 0 ? this.readsTerminal(members) : 'unknown',
+      foregroundPids: members.map((p) => p.pid),
+      ...(command !== undefined ? { foregroundCommand: command } : {}),
+    };
+  }
+
+  dispose(): void {
+    this.infos.clear();
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private readStat(pid: number): ProcStat | undefined {
+    const text = this.reader.read(`${this.root}/${pid}/stat`);
+    const st = text === undefined ? undefined : parseProcStat(text);
+    return st && !isExitedState(st.state) ? st : undefined;
+  }
+
+  private readProcess(pid: number, fresh: boolean, cache?: Map<number, CachedInfo>): ProcessInfo | undefined {
+    const st = this.readStat(pid);
+    return st ? this.toInfo(st, fresh, cache) : undefined;
+  }
+
+  private readCommandLine(st: ProcStat): string | undefined {
+    const raw = this.reader.read(`${this.root}/${st.pid}/cmdline`);
+    return raw === undefined ? undefined : parseCmdline(raw) || `[${st.comm}]`;
+  }
+
+  /**
+   * ProcessInfo for a stat record. Unless `fresh`, the previous snapshot's object is reused when
+   * the process is visibly the same (start, name, code and stack addresses, parent, group): that
+   * skips the command-line read and all allocation, which is most of a snapshot's cost.
+   */
+  private toInfo(st: ProcStat, fresh: boolean, cache?: Map<number, CachedInfo>): ProcessInfo | undefined {
+    const stamp = `${st.startTicks}|${st.startCode}|${st.startStack}|${st.comm}`;
+    const cached = this.infos.get(st.pid);
+    let info: ProcessInfo;
+    if (!fresh && cached && cached.stamp === stamp && cached.info.ppid === st.ppid && cached.info.pgid === st.pgrp) {
+      info = cached.info;
+    } else {
+      const commandLine = this.readCommandLine(st);
+      if (commandLine === undefined) {
+        return undefined; // vanished between the two reads
+      }
+      const boot = this.bootInfo();
+      info = Object.freeze({
+        pid: st.pid,
+        ppid: st.ppid,
+        pgid: st.pgrp,
+        name: st.comm,
+        commandLine,
+        startTime: `${st.startTicks}@${boot.key}`,
+        startedAt: ticksToIso(st.startTicks, boot.btime),
+      });
+    }
+    if (cache) {
+      cache.set(st.pid, { stamp, info });
+    } else {
+      if (this.infos.size >= CACHE_LIMIT) {
+        this.infos.clear();
+      }
+      this.infos.set(st.pid, { stamp, info });
+    }
+    return info;
+  }
+
+  private startKey(startTicks: string): string {
+    return `${startTicks}@${this.bootInfo().key}`;
+  }
+
+  /** Boot id keeps identities from one boot apart from the next; btime only when it is missing. */
+  private bootInfo(): { key: string; btime: number } {
+    if (!this.boot) {
+      const btime = parseBtime(this.reader.read(`${this.root}/stat`) ?? '') ?? fallbackBtime(this.reader, this.root);
+      const bootId = this.reader.read(`${this.root}/sys/kernel/random/boot_id`)?.trim();
+      this.boot = { key: bootId ? bootId : `btime:${btime}`, btime };
+    }
+    return this.boot;
+  }
+
+  /** Live descendants as stat records, breadth first (`rootThreads` 0: unknown). */
+  private walkDescendants(rootPid: number, rootThreads = 0): ProcStat[] {
+    const out: ProcStat[] = [];
+    const seen = new Set<number>([rootPid]);
+    const queue: Array<{ pid: number; threads: number }> = [{ pid: rootPid, threads: rootThreads }];
+    for (let i = 0; i < queue.length; i++) {
+      const parent = queue[i]!;
+      for (const child of this.childPids(parent.pid, parent.threads)) {
+        if (seen.has(child)) {
+          continue;
+        }
+        seen.add(child);
+        const st = this.readStat(child);
+        if (st && st.ppid === parent.pid) {
+          out.push(st);
+          queue.push({ pid: child, threads: st.numThreads });
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Children of every thread of `pid` (`threads` 1 skips listing the task directory). */
+  private childPids(pid: number, threads: number): number[] {
+    let tids: string[];
+    if (threads === 1) {
+      tids = [String(pid)];
+    } else {
+      try {
+        tids = readdirSync(`${this.root}/${pid}/task`);
+      } catch {
+        return [];
+      }
+    }
+    const out: number[] = [];
+    for (const tid of tids) {
+      const text = this.reader.read(`${this.root}/${pid}/task/${tid}/children`, true);
+      if (text) {
+        out.push(...parseChildren(text));
+      }
+    }
+    return out;
+  }
+
+  private readListenTable(netDir: string): Map<string, number> {
+    const table = new Map<string, number>();
+    for (const file of ['tcp', 'tcp6']) {
+      const text = this.reader.read(`${netDir}/${file}`, true);
+      if (text) {
+        parseProcNetTcpListen(text, table);
+      }
+    }
+    return table;
+  }
+
+  private readLink(path: string): string | undefined {
+    try {
+      return readlinkSync(path);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** True when a foreground process (any of its threads) is blocked in a read of a terminal. */
+  private readsTerminal(members: readonly ProcStat[]): boolean | 'unknown' {
+    let unknown = false;
+    for (const p of members) {
+      let verdict = this.taskReadsTerminal(p.pid, p.pid, p.state);
+      if (verdict === false && p.numThreads > 1) {
+        let tids: string[] = [];
+        try {
+          tids = readdirSync(`${this.root}/${p.pid}/task`).slice(0, MAX_THREADS_PROBED);
+        } catch {
+          // exited meanwhile
+        }
+        for (const tid of tids) {
+          if (tid !== String(p.pid)) {
+            const v = this.taskReadsTerminal(p.pid, Number(tid), undefined);
+            if (v !== false) {
+              verdict = v;
+              if (v === true) {
+                break;
+              }
+            }
+          }
+        }
+      }
+      if (verdict === true) {
+        return true;
+      }
+      unknown ||= verdict === 'unknown';
+    }
+    return unknown ? 'unknown' : false;
+  }
+
+  /**
+   * Blocked in the kernel's tty read (wchan wait_woken / n_tty_read) AND the fd being read is a
+   * terminal. The fd comes from /proc/.../syscall (a pager such as less reads /dev/tty on fd 3,
+   * not stdin), falling back to fd 0. wait_woken alone is not enough: socket reads sleep there too.
+   */
+  private taskReadsTerminal(pid: number, tid: number, state: string | undefined): boolean | 'unknown' {
+    const base = tid === pid ? `${this.root}/${pid}` : `${this.root}/${pid}/task/${tid}`;
+    const wchan = this.reader.read(`${base}/wchan`)?.trim();
+    if (wchan === undefined) {
+      return 'unknown';
+    }
+    if (wchan === '0' || wchan === '') {
+      // Running, or the kernel hides the wait point: only a sleeping task leaves us unsure.
+      return state === 'S' || state === 'D' ? 'unknown' : false;
+    }
+    if (!isTtyReadWchan(wchan)) {
+      return false;
+    }
+    const syscall = this.reader.read(`${base}/syscall`);
+    const fd = syscall === undefined ? null : blockedReadFd(syscall);
+    if (fd === undefined) {
+      return false; // blocked, but not in a read
+    }
+    const link = this.readLink(`${this.root}/${pid}/fd/${fd ?? 0}`);
+    return link === undefined ? 'unknown' : isTerminalDevice(link);
+  }
+}
+
+function fallbackBtime(reader: ProcReader, root: string): number {
+  const uptime = Number((reader.read(`${root}/uptime`) ?? '').split(' ')[0]);
+  return Math.round(Date.now() / 1000 - (Number.isFinite(uptime) ? uptime : 0));
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

@@ -1,0 +1,97 @@
+/**
+ * The OS layer's vocabulary: what a process is, how it is identified across pid reuse, what a
+ * shell's terminal is doing, and the one interface every platform implements. Plain data only,
+ * so the run logic above can be tested with fakes and the ledger can persist identities as JSON.
+ */
+
+export interface ProcessInfo {
+  readonly pid: number;
+  /** Parent pid as the OS reports it. On Windows it may name a dead parent whose pid was reused. */
+  readonly ppid: number;
+  /** Process group (Unix only). */
+  readonly pgid?: number;
+  /** Short executable name: Linux comm (15 chars), macOS p_comm (16 chars), Windows Name (node.exe). */
+  readonly name: string;
+  /** Arguments joined with spaces; `[name]` when the OS has none (kernel threads). */
+  readonly commandLine: string;
+  /**
+   * Exact, opaque identity key, compared by string equality only:
+   * Linux `<start ticks since boot>@<boot id>` (or `@btime:<epoch s>` without a boot id),
+   * macOS the process's lstart in UTC, Windows CreationDate as ISO 8601 UTC with 100 ns digits.
+   */
+  readonly startTime: string;
+  /** When the process started, ISO 8601 (UTC), for display and ordering. */
+  readonly startedAt: string;
+}
+
+/**
+ * Who a process is, not just its number: a pid whose start time differs is another process.
+ * `commandLine` is carried for messages and ledgers but is not compared: exec, `process.title`
+ * and setproctitle legitimately change it while the process stays the same, and every platform's
+ * start time is already exact enough that a pid cannot be reused within one tick of it.
+ */
+export interface ProcessIdentity {
+  readonly pid: number;
+  readonly startTime: string;
+  readonly commandLine?: string;
+}
+
+export interface ShellActivity {
+  /** `shell`: the shell owns the terminal (idle at its prompt or running a builtin); `job`: a command does. */
+  readonly foreground: 'shell' | 'job' | 'unknown';
+  /** Whether the foreground is blocked reading the terminal (an interactive prompt). */
+  readonly readingTerminal: boolean | 'unknown';
+  /** The processes of the terminal's foreground group (the shell itself when foreground is `shell`). */
+  readonly foregroundPids?: number[];
+  /** Command line of the foreground job's leader, when foreground is `job` and it could be read. */
+  readonly foregroundCommand?: string;
+}
+
+export interface KillResult {
+  /** Processes of the tree that are verifiably gone afterwards. */
+  readonly killed: number[];
+  /** Processes of the tree still alive (same identity) at the end: not permitted, or unkillable (D state). */
+  readonly failed: number[];
+}
+
+export interface KillOptions {
+  /** How long processes get to exit after SIGTERM before SIGKILL (Unix). Default 1500 ms. */
+  readonly graceMs?: number;
+}
+
+/**
+ * Queries reject when the OS cannot be asked at all (no procfs, ps or PowerShell failing): an
+ * empty answer always means "none", never "could not look". probeShell never rejects: it answers
+ * 'unknown' instead, since it is polled.
+ */
+export interface ProcessMonitor {
+  /** One snapshot of the machine's processes (zombies excluded). */
+  listAll(): Promise<ProcessInfo[]>;
+  /** Every descendant of `rootPid`, any depth, root excluded; from `table` when given. */
+  descendants(rootPid: number, table?: readonly ProcessInfo[]): Promise<ProcessInfo[]>;
+  /** True only if a live process has the same pid AND the same start time. */
+  isAlive(id: ProcessIdentity): Promise<boolean>;
+  /**
+   * Ends the process and its whole tree. Does nothing when the root's identity changed, and never
+   * signals a pid whose identity changed since it was seen.
+   */
+  killTree(id: ProcessIdentity, opts?: KillOptions): Promise<KillResult>;
+  /** TCP ports in LISTEN state per pid; pids without any are absent from the map. */
+  listeningPorts(pids: number[]): Promise<Map<number, number[]>>;
+  /** What the terminal of this shell is doing right now. Cheap: called every few hundred ms. */
+  probeShell(shellPid: number): Promise<ShellActivity>;
+  dispose(): void;
+}
+
+export const DEFAULT_KILL_GRACE_MS = 1500;
+
+export const UNKNOWN_ACTIVITY: ShellActivity = Object.freeze({ foreground: 'unknown', readingTerminal: 'unknown' });
+
+export function toIdentity(info: ProcessInfo): ProcessIdentity {
+  return { pid: info.pid, startTime: info.startTime, commandLine: info.commandLine };
+}
+
+/** A usable pid to act on: a positive integer, never init (1) or the scheduler (0). */
+export function isActionablePid(pid: number): boolean {
+  return Number.isSafeInteger(pid) && pid > 1;
+}

@@ -1,0 +1,424 @@
+/**
+ * One command sent to a managed terminal, from executeCommand until it has truly finished (or the
+ * terminal closed). It outlives the tool call that started it: a run that timed out or waits for
+ * input stays reachable so later calls (terminal_state, terminal_input) can wait on it again.
+ *
+ * It owns the timers of its own lifecycle: probing the shell after an end (completion) and while
+ * the output is silent (input prompts). Every timer is cleared on completion and on dispose.
+ */
+import type { Logger } from '../../../../common/src/logger';
+import type { RunStatus, TerminalRunResult } from '../../../../common/src/protocol';
+import type { ShellActivity } from '../processes/types';
+import type { RunOutput } from './runOutput';
+import { CompletionTracker, type CompletionConfig, type ShellIdleness } from './completionTracker';
+import { detectInputPrompt, lastNonEmptyLine, type InputPromptConfig } from './inputPromptDetector';
+
+export type RunState =
+  | { readonly kind: 'running' }
+  | { readonly kind: 'waiting_for_input'; readonly prompt: string }
+  | { readonly kind: 'completed'; readonly exitCode: number | undefined }
+  | { readonly kind: 'terminal_closed'; readonly exitCode: number | undefined };
+
+export interface RunConfig {
+  readonly completion: CompletionConfig;
+  readonly input: InputPromptConfig;
+  /** Longest wait for an ended execution's output stream to drain before completing anyway. */
+  readonly drainTimeoutMs: number;
+}
+
+export interface RunEnvironment {
+  readonly now: () => number;
+  readonly probeShell: (shellPid: number) => Promise<ShellActivity>;
+  readonly logger: Logger;
+}
+
+/** The subset of an execution a run consumes: its raw output stream. */
+export interface ExecutionSource {
+  read(): AsyncIterable<string>;
+}
+
+export interface RunProgress {
+  readonly elapsedMs: number;
+  readonly outputChars: number;
+  readonly lastLine: string;
+}
+
+export type WaitOutcome = 'completed' | 'waiting_for_input' | 'terminal_closed' | 'timeout' | 'cancelled';
+
+export interface WaitOptions {
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+  /** Return as soon as the run waits for input (true for every tool wait). */
+  readonly stopAtInput?: boolean;
+}
+
+const INPUT_CHECK_INTERVAL_MS = 250;
+
+let nextRunId = 1;
+
+export class CommandRun {
+  readonly id = nextRunId++;
+  readonly startedAt: number;
+  private endedAt: number | undefined;
+  private runState: RunState = { kind: 'running' };
+  private readonly tracker: CompletionTracker;
+  private readonly drains = new Set<Promise<void>>();
+  private lastActivityAt: number;
+  private readingTerminalKnown = true;
+  private timer: NodeJS.Timeout | undefined;
+  private timerAt = Number.POSITIVE_INFINITY;
+  private probing = false;
+  private finishing = false;
+  private disposed = false;
+  private readonly stateListeners = new Set<() => void>();
+  private readonly progressListeners = new Set<(p: RunProgress) => void>();
+
+  constructor(
+    readonly command: string,
+    readonly terminalName: string,
+    readonly shellPid: number | undefined,
+    private readonly output: RunOutput,
+    private readonly config: RunConfig,
+    private readonly env: RunEnvironment,
+  ) {
+    this.startedAt = env.now();
+    this.lastActivityAt = this.startedAt;
+    this.tracker = new CompletionTracker(config.completion);
+    this.output.onDidWrite(() => this.onOutput());
+    this.reschedule();
+  }
+
+  get state(): RunState {
+    return this.runState;
+  }
+
+  /** Running or waiting for input: the terminal is busy with this run. */
+  get active(): boolean {
+    return this.runState.kind === 'running' || this.runState.kind === 'waiting_for_input';
+  }
+
+  get durationMs(): number {
+    return Math.max(0, Math.round((this.endedAt ?? this.env.now()) - this.startedAt));
+  }
+
+  /** Starts consuming an execution's output; call synchronously after it was created or seen. */
+  attachExecution(execution: ExecutionSource): void {
+    const drain = (async () => {
+      try {
+        for await (const chunk of execution.read()) {
+          this.output.write(chunk);
+        }
+      } catch (error) {
+        this.env.logger.warn(`run ${this.id}: reading output failed`, error);
+      }
+    })();
+    this.drains.add(drain);
+    void drain.finally(() => this.drains.delete(drain));
+  }
+
+  executionStarted(id: unknown): void {
+    this.tracker.executionStarted(id, this.env.now());
+    this.reschedule();
+  }
+
+  executionEnded(id: unknown, exitCode: number | undefined): void {
+    this.tracker.executionEnded(id, exitCode, this.env.now());
+    this.reschedule();
+  }
+
+  /** Text was sent to the terminal: any prompt seen so far is answered. */
+  inputSent(): void {
+    this.lastActivityAt = this.env.now();
+    if (this.runState.kind === 'waiting_for_input') {
+      this.setState({ kind: 'running' });
+    }
+    this.reschedule();
+  }
+
+  terminalClosed(exitCode: number | undefined): void {
+    if (!this.active) {
+      return;
+    }
+    this.endedAt = this.env.now();
+    this.setState({ kind: 'terminal_closed', exitCode });
+    this.stopTimer();
+  }
+
+  onDidChangeState(listener: () => void): { dispose(): void } {
+    this.stateListeners.add(listener);
+    return { dispose: () => this.stateListeners.delete(listener) };
+  }
+
+  onProgress(listener: (p: RunProgress) => void): { dispose(): void } {
+    this.progressListeners.add(listener);
+    return { dispose: () => this.progressListeners.delete(listener) };
+  }
+
+  progress(): RunProgress {
+    return {
+      elapsedMs: this.durationMs,
+      outputChars: this.output.totalChars,
+      lastLine: lastNonEmptyLine(this.output.lastLines(3)),
+    };
+  }
+
+  /** Resolves when the run reaches an outcome a tool reports, or the wait times out / is aborted. */
+  wait(options: WaitOptions): Promise<WaitOutcome> {
+    const stopAtInput = options.stopAtInput ?? true;
+    const settled = (): WaitOutcome | undefined => {
+      const kind = this.runState.kind;
+      if (kind === 'completed' || kind === 'terminal_closed') {
+        return kind;
+      }
+      return kind === 'waiting_for_input' && stopAtInput ? kind : undefined;
+    };
+    const immediate = settled();
+    if (immediate) {
+      return Promise.resolve(immediate);
+    }
+    if (options.signal?.aborted) {
+      return Promise.resolve('cancelled');
+    }
+    return new Promise<WaitOutcome>((resolve) => {
+      const finish = (outcome: WaitOutcome): void => {
+        clearTimeout(timeout);
+        subscription.dispose();
+        options.signal?.removeEventListener('abort', onAbort);
+        resolve(outcome);
+      };
+      const onAbort = (): void => finish('cancelled');
+      const timeout = setTimeout(() => finish('timeout'), options.timeoutMs);
+      const subscription = this.onDidChangeState(() => {
+        const outcome = settled();
+        if (outcome) {
+          finish(outcome);
+        }
+      });
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /** The tool result for this run as it stands, reported with `status`. */
+  async result(status: RunStatus, message?: string): Promise<TerminalRunResult> {
+    await this.output.flush();
+    const snap = this.output.snapshot();
+    const state = this.runState;
+    const exitCode = state.kind === 'completed' || state.kind === 'terminal_closed' ? state.exitCode : undefined;
+    const result: TerminalRunResult = {
+      status,
+      output: snap.output,
+      name: this.terminalName,
+      command: this.command,
+      durationMs: this.durationMs,
+    };
+    if (exitCode !== undefined && (status === 'completed' || status === 'terminal_closed' || status === 'cancelled')) {
+      result.exitCode = exitCode;
+    }
+    if (status === 'waiting_for_input' && state.kind === 'waiting_for_input') {
+      result.prompt = state.prompt;
+    }
+    if (this.shellPid !== undefined) {
+      result.pid = this.shellPid;
+    }
+    if (snap.truncated) {
+      result.truncated = true;
+    }
+    if (snap.outputFile) {
+      result.outputFile = snap.outputFile;
+    }
+    const note = message ?? this.defaultMessage(status, exitCode);
+    if (note) {
+      result.message = note;
+    }
+    return result;
+  }
+
+  dispose(): void {
+    if (this.disposed) {
+      return;
+    }
+    this.disposed = true;
+    this.stopTimer();
+    this.stateListeners.clear();
+    this.progressListeners.clear();
+    void this.output.close().catch((error) => this.env.logger.warn(`run ${this.id}: closing output failed`, error));
+  }
+
+  private defaultMessage(status: RunStatus, exitCode: number | undefined): string | undefined {
+    if (status === 'completed' && exitCode === undefined) {
+      return 'The shell did not report an exit code (the command was interrupted, or the shell integration script did not report it).';
+    }
+    return undefined;
+  }
+
+  private onOutput(): void {
+    this.lastActivityAt = this.env.now();
+    if (this.runState.kind === 'waiting_for_input') {
+      this.setState({ kind: 'running' });
+    }
+    if (this.progressListeners.size > 0) {
+      const progress = this.progress();
+      for (const listener of this.progressListeners) {
+        listener(progress);
+      }
+    }
+    this.reschedule();
+  }
+
+  private setState(state: RunState): void {
+    this.runState = state;
+    for (const listener of [...this.stateListeners]) {
+      try {
+        listener();
+      } catch (error) {
+        this.env.logger.error(`run ${this.id}: state listener failed`, error);
+      }
+    }
+  }
+
+  /** Computes the next moment something must be checked and arms one timer for it. */
+  private reschedule(): void {
+    if (!this.active || this.finishing || this.disposed) {
+      return;
+    }
+    const now = this.env.now();
+    const decision = this.tracker.evaluate(now);
+    if (decision.kind === 'completed') {
+      void this.finish(decision.exitCode);
+      return;
+    }
+    let wakeAt: number;
+    if (decision.kind === 'settling') {
+      wakeAt = decision.wakeAt;
+      if (decision.probeAt !== undefined && decision.probeAt <= now) {
+        this.probe('settling');
+      }
+    } else if (this.runState.kind === 'waiting_for_input') {
+      // Nothing to check until output, input or an end arrives; each of those reschedules.
+      this.stopTimer();
+      return;
+    } else {
+      const silence = Math.min(this.config.input.strongSilenceMs, this.config.input.readingSilenceMs);
+      wakeAt = Math.max(this.lastActivityAt + silence, now + INPUT_CHECK_INTERVAL_MS / 2);
+    }
+    this.armTimer(wakeAt);
+  }
+
+  private armTimer(at: number): void {
+    if (this.timer && at >= this.timerAt) {
+      return;
+    }
+    this.stopTimer();
+    this.timerAt = at;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.timerAt = Number.POSITIVE_INFINITY;
+      this.onTimer();
+    }, Math.max(0, at - this.env.now()));
+  }
+
+  private stopTimer(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      this.timerAt = Number.POSITIVE_INFINITY;
+    }
+  }
+
+  private onTimer(): void {
+    if (!this.active || this.disposed) {
+      return;
+    }
+    const decision = this.tracker.evaluate(this.env.now());
+    if (decision.kind === 'running' && this.runState.kind === 'running') {
+      this.probe('input');
+      this.armTimer(this.env.now() + INPUT_CHECK_INTERVAL_MS);
+      return;
+    }
+    this.reschedule();
+  }
+
+  /** Asks the OS about the shell; the answer feeds completion or input detection. */
+  private probe(purpose: 'settling' | 'input'): void {
+    if (this.probing) {
+      return;
+    }
+    if (this.shellPid === undefined) {
+      if (purpose === 'settling') {
+        this.tracker.shellProbed('unknown', this.env.now());
+      } else {
+        this.checkInputPrompt('unknown');
+      }
+      return;
+    }
+    if (purpose === 'input' && !this.readingTerminalKnown) {
+      this.checkInputPrompt('unknown');
+      return;
+    }
+    this.probing = true;
+    this.env
+      .probeShell(this.shellPid)
+      .then(
+        (activity) => activity,
+        (error): ShellActivity => {
+          this.env.logger.debug(`run ${this.id}: shell probe failed`, error);
+          return { foreground: 'unknown', readingTerminal: 'unknown' };
+        },
+      )
+      .then((activity) => {
+        this.probing = false;
+        if (!this.active || this.disposed) {
+          return;
+        }
+        const at = this.env.now();
+        // After an end, the shell reading its own prompt is the idle state, so only the foreground counts.
+        const idleness: ShellIdleness =
+          activity.foreground === 'unknown' ? 'unknown' : activity.foreground === 'shell' ? 'idle' : 'busy';
+        this.tracker.shellProbed(idleness, at);
+        if (activity.readingTerminal === 'unknown') {
+          this.readingTerminalKnown = false;
+        }
+        if (this.tracker.evaluate(at).kind === 'running' && this.runState.kind === 'running') {
+          this.checkInputPrompt(activity.readingTerminal);
+        }
+        this.reschedule();
+      });
+  }
+
+  private checkInputPrompt(readingTerminal: boolean | 'unknown'): void {
+    const detected = detectInputPrompt(
+      {
+        lastLines: this.output.lastLines(5),
+        silentForMs: this.env.now() - this.lastActivityAt,
+        readingTerminal,
+      },
+      this.config.input,
+    );
+    if (detected && this.runState.kind === 'running') {
+      this.setState({ kind: 'waiting_for_input', prompt: detected.prompt });
+    }
+  }
+
+  /** Completion: let the output streams drain (bounded), then report completed. */
+  private async finish(exitCode: number | undefined): Promise<void> {
+    this.finishing = true;
+    this.stopTimer();
+    const completedAt = this.env.now();
+    if (this.drains.size > 0) {
+      let timeout: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all([...this.drains]),
+        new Promise<void>((resolve) => {
+          timeout = setTimeout(resolve, this.config.drainTimeoutMs);
+        }),
+      ]);
+      clearTimeout(timeout);
+    }
+    await this.output.flush();
+    if (!this.active) {
+      return;
+    }
+    this.endedAt = completedAt;
+    this.setState({ kind: 'completed', exitCode });
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * Decides when a command run has truly finished, from events only (no timers, no I/O), so every
+ * rule is unit-testable with synthetic events and an explicit clock.
+ *
+ * A run is completed only when:
+ *  (a) every execution it caused has reported its end (with its exit code, when the shell gave one),
+ *  (b) no new execution started in the terminal since the last end (a new one, such as the next
+ *      line of multi-line input or an activation script, resets the wait), and
+ *  (c) the shell is confirmed idle at its prompt: either an OS probe taken after the last end
+ *      says so, followed by a short settle, or — when the OS cannot tell — the grace period passed.
+ * Silence is never evidence: a quiet command (sleep) keeps the run open until its end arrives.
+ */
+
+export interface CompletionConfig {
+  /** Ceiling after the last end when idleness cannot be confirmed by the OS. */
+  readonly graceMs: number;
+  /** Wait after the last end once the OS confirmed the shell idle, for already-queued starts. */
+  readonly settleMs: number;
+  /** Pause between shell probes while an end awaits confirmation. */
+  readonly probeIntervalMs: number;
+}
+
+export type ShellIdleness = 'idle' | 'busy' | 'unknown';
+
+export type CompletionDecision =
+  | { readonly kind: 'running' }
+  | { readonly kind: 'settling'; readonly wakeAt: number; readonly probeAt?: number }
+  | { readonly kind: 'completed'; readonly exitCode: number | undefined; readonly at: number };
+
+export class CompletionTracker {
+  private readonly active = new Set<unknown>();
+  private readonly ended = new Set<unknown>();
+  private lastEndAt: number | undefined;
+  private lastExitCode: number | undefined;
+  private confirmedAt: number | undefined;
+  private lastProbeAt: number | undefined;
+  private osCanTell = true;
+  private completion: { exitCode: number | undefined; at: number } | undefined;
+
+  constructor(private readonly config: CompletionConfig) {}
+
+  get completed(): boolean {
+    return this.completion !== undefined;
+  }
+
+  get executionCount(): number {
+    return this.active.size + this.ended.size;
+  }
+
+  /** An execution began in the terminal (ours or a cascade it caused). */
+  executionStarted(id: unknown, _at: number): void {
+    if (this.completion || this.ended.has(id)) {
+      return;
+    }
+    this.active.add(id);
+    this.confirmedAt = undefined;
+  }
+
+  /** An execution reported its end. An end without a seen start counts as both. */
+  executionEnded(id: unknown, exitCode: number | undefined, at: number): void {
+    if (this.completion || this.ended.has(id)) {
+      return;
+    }
+    this.active.delete(id);
+    this.ended.add(id);
+    this.lastEndAt = at;
+    this.lastExitCode = exitCode;
+    this.confirmedAt = undefined;
+    this.lastProbeAt = undefined;
+  }
+
+  /** Result of an OS probe of the shell, taken at `at`. */
+  shellProbed(idleness: ShellIdleness, at: number): void {
+    if (this.completion) {
+      return;
+    }
+    this.lastProbeAt = at;
+    if (idleness === 'unknown') {
+      this.osCanTell = false;
+      return;
+    }
+    this.osCanTell = true;
+    const afterLastEnd = this.lastEndAt !== undefined && at >= this.lastEndAt && this.active.size === 0;
+    this.confirmedAt = idleness === 'idle' && afterLastEnd ? at : undefined;
+  }
+
+  /** What the run is doing at `now`; `completed` is sticky once reached. */
+  evaluate(now: number): CompletionDecision {
+    if (this.completion) {
+      return { kind: 'completed', ...this.completion };
+    }
+    if (this.active.size > 0 || this.lastEndAt === undefined) {
+      return { kind: 'running' };
+    }
+    const graceEnd = this.lastEndAt + this.config.graceMs;
+    if (this.confirmedAt !== undefined) {
+      const settleEnd = Math.max(this.lastEndAt + this.config.settleMs, this.confirmedAt);
+      if (now >= settleEnd) {
+        return this.complete(now);
+      }
+      return { kind: 'settling', wakeAt: Math.min(settleEnd, graceEnd) };
+    }
+    if (now >= graceEnd) {
+      return this.complete(now);
+    }
+    const wantsProbe = this.osCanTell;
+    const probeAt = wantsProbe
+      ? this.lastProbeAt === undefined || this.lastProbeAt < this.lastEndAt
+        ? now
+        : Math.max(now, this.lastProbeAt + this.config.probeIntervalMs)
+      : undefined;
+    const wakeAt = probeAt === undefined ? graceEnd : Math.min(probeAt, graceEnd);
+    return probeAt === undefined ? { kind: 'settling', wakeAt } : { kind: 'settling', wakeAt, probeAt };
+  }
+
+  private complete(now: number): CompletionDecision {
+    this.completion = { exitCode: this.lastExitCode, at: now };
+    return { kind: 'completed', ...this.completion };
+  }
+}

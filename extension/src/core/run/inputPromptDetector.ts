@@ -1,0 +1,76 @@
+/**
+ * Decides whether a running command waits for the user to type, from the tail of its rendered
+ * output, how long it has been silent, and (where the OS tells) whether a foreground process is
+ * blocked reading the terminal. Pure: the caller supplies every observation.
+ */
+
+export interface InputPromptObservation {
+  /** Last lines of the rendered output (what the terminal shows), oldest first. */
+  readonly lastLines: readonly string[];
+  /** Milliseconds since the last output chunk (or since input was last sent). */
+  readonly silentForMs: number;
+  /** True when a foreground process blocks on a terminal read; 'unknown' where the OS can't tell. */
+  readonly readingTerminal: boolean | 'unknown';
+}
+
+export interface InputPromptConfig {
+  /** Silence after a strong prompt pattern (y/n, password, press any key) before reporting it. */
+  readonly strongSilenceMs: number;
+  /** Silence before trusting the OS's "blocked on a terminal read" with any output tail. */
+  readonly readingSilenceMs: number;
+  /** Silence before a weak pattern (line ends in "?" or ":") counts where the OS can't tell. */
+  readonly weakSilenceMs: number;
+}
+
+export const defaultInputPromptConfig: InputPromptConfig = {
+  strongSilenceMs: 300,
+  readingSilenceMs: 300,
+  weakSilenceMs: 3000,
+};
+
+/** Patterns that only a question to the user ends with. Matched against the last non-empty line. */
+const strongPatterns: readonly RegExp[] = [
+  /[[(]\s*(y|yes)\s*\/\s*(n|no)\s*[\])]/i, // [y/N], (yes/no)
+  /[[(]\s*(n|no)\s*\/\s*(y|yes)\s*[\])]/i,
+  /\b(password|passphrase|passcode|pin|otp|token)\b[^:\n]{0,80}:\s*$/i,
+  /\bpress\s+(any\s+key|enter|return)\b/i,
+  /\b(are you sure|do you want to|would you like to|continue|proceed|overwrite|replace)\b[^\n]{0,120}\?\s*$/i,
+  /\(Press Ctrl\+C to (abort|cancel)\)/i,
+  /^\s*\?\s.+[›»]/, // prompts/enquirer/inquirer questions (create-vite, npm init ...)
+  /\(Use arrow keys\)/i,
+];
+
+/** Endings typical of prompts (questions, "Name:", REPL ">>>"), but also of ordinary log lines. */
+const weakPatterns: readonly RegExp[] = [/[?:]\s*$/, /^(>>>|\.\.\.|>|irb\(.*\)>|[a-z]+>)\s*$/i];
+
+export function lastNonEmptyLine(lines: readonly string[]): string {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i]!.trimEnd();
+    if (line.trim().length > 0) {
+      return line;
+    }
+  }
+  return '';
+}
+
+/** Returns the prompt text when the command waits for input, undefined otherwise. */
+export function detectInputPrompt(
+  observation: InputPromptObservation,
+  config: InputPromptConfig = defaultInputPromptConfig,
+): { prompt: string } | undefined {
+  const { silentForMs, readingTerminal } = observation;
+  const prompt = lastNonEmptyLine(observation.lastLines);
+  if (readingTerminal === true && silentForMs >= config.readingSilenceMs) {
+    return { prompt };
+  }
+  if (prompt.length === 0) {
+    return undefined;
+  }
+  if (silentForMs >= config.strongSilenceMs && strongPatterns.some((p) => p.test(prompt))) {
+    return { prompt };
+  }
+  if (readingTerminal === 'unknown' && silentForMs >= config.weakSilenceMs && weakPatterns.some((p) => p.test(prompt))) {
+    return { prompt };
+  }
+  return undefined;
+}

@@ -1,0 +1,17 @@
+/** The settings the core reads, always fresh (the vscode/ adapter reads them on every use). */
+export interface ShepherdSettings {
+  readonly gracePeriodMs: number;
+  readonly defaultTimeoutMs: number;
+  readonly outputLimitChars: number;
+  /** Shell for new managed terminals; undefined uses the editor's default profile. */
+  readonly shellPath: string | undefined;
+  readonly shellIntegrationTimeoutMs: number;
+}
+
+export const defaultSettings: ShepherdSettings = {
+  gracePeriodMs: 3000,
+  defaultTimeoutMs: 120_000,
+  outputLimitChars: 16_000,
+  shellPath: undefined,
+  shellIntegrationTimeoutMs: 10_000,
+};

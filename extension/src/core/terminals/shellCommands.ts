@@ -1,0 +1,22 @@
+/** Shell-specific command text the service types for the user (quoting differs per shell). */
+
+const posixQuote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
+const pwshQuote = (value: string): string => `'${value.replace(/'/g, "''")}'`;
+
+/** A command that changes the shell's working directory to `dir`, quoted for `shellType`. */
+export function changeDirectoryCommand(shellType: string | undefined, dir: string): string {
+  switch (shellType) {
+    case 'pwsh':
+    case 'powershell':
+      return `Set-Location -LiteralPath ${pwshQuote(dir)}`;
+    case 'cmd':
+      return `cd /d "${dir.replace(/"/g, '')}"`;
+    default:
+      return `cd -- ${posixQuote(dir)}`;
+  }
+}
+
+/** Control characters sent alone (Ctrl+C, Ctrl+D, Ctrl+Z, Esc) are keys: no Enter follows them. */
+export function isControlKey(text: string): boolean {
+  return /^[\u0000-\u001f\u007f]+$/.test(text) && !/^[\r\n]+$/.test(text);
+}

@@ -1,0 +1,49 @@
+/**
+ * What the terminal service needs from the editor's terminals, so the service stays free of the
+ * vscode module (the vscode/ adapter implements this with the Shell Integration API).
+ */
+
+export interface Disposable {
+  dispose(): void;
+}
+
+/** One command execution reported by shell integration. Identity is stable per execution. */
+export interface ShellExecution {
+  readonly commandLine: string;
+  /** Raw data written to the terminal by this execution; only data after the first call. */
+  read(): AsyncIterable<string>;
+}
+
+export interface ShellTerminal {
+  readonly name: string;
+  /** The shell's pid, once the terminal process is up. */
+  processId(): Promise<number | undefined>;
+  readonly hasShellIntegration: boolean;
+  /** The shell's working directory as reported by shell integration. */
+  readonly cwd: string | undefined;
+  /** The shell kind VS Code detected ('bash', 'zsh', 'pwsh', ...), when known. */
+  readonly shellType: string | undefined;
+  readonly closed: boolean;
+  /** Runs a command through shell integration; throws when integration is not active. */
+  executeCommand(commandLine: string): ShellExecution;
+  sendText(text: string, addNewLine: boolean): void;
+  show(preserveFocus: boolean): void;
+  dispose(): void;
+}
+
+export interface CreateTerminalOptions {
+  readonly name: string;
+  readonly cwd?: string;
+  readonly shellPath?: string;
+}
+
+export interface TerminalHost {
+  create(options: CreateTerminalOptions): ShellTerminal;
+  /** Resolves true once shell integration is active in the terminal, false after timeoutMs. */
+  waitForShellIntegration(terminal: ShellTerminal, timeoutMs: number): Promise<boolean>;
+  onDidStartExecution(listener: (terminal: ShellTerminal, execution: ShellExecution) => void): Disposable;
+  onDidEndExecution(
+    listener: (terminal: ShellTerminal, execution: ShellExecution, exitCode: number | undefined) => void,
+  ): Disposable;
+  onDidCloseTerminal(listener: (terminal: ShellTerminal, exitCode: number | undefined) => void): Disposable;
+}

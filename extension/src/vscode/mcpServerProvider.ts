@@ -1,0 +1,41 @@
+/**
+ * Registers the stdio MCP server with VS Code, so Copilot agent mode (and any VS Code chat) sees
+ * the tools with no set-up. The server runs on the extension host's own runtime
+ * (process.execPath with ELECTRON_RUN_AS_NODE=1): users need no Node.js of their own.
+ */
+import * as vscode from 'vscode';
+import { BRIDGE_ENV } from '../../../common/src/protocol';
+
+/** Must match contributes.mcpServerDefinitionProviders[].id in package.json. */
+export const MCP_PROVIDER_ID = 'terminalShepherd.mcpServer';
+
+export interface McpServerLaunch {
+  readonly serverScript: string;
+  readonly endpoint: string;
+  readonly token: string;
+  readonly workspaceFolder: string | undefined;
+  readonly version: string;
+}
+
+export function registerMcpServerProvider(launch: McpServerLaunch): vscode.Disposable {
+  const provider: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> = {
+    provideMcpServerDefinitions: () => {
+      const env: Record<string, string> = {
+        ELECTRON_RUN_AS_NODE: '1',
+        [BRIDGE_ENV.endpoint]: launch.endpoint,
+        [BRIDGE_ENV.token]: launch.token,
+      };
+      const args = [launch.serverScript];
+      if (launch.workspaceFolder) {
+        env[BRIDGE_ENV.workspace] = launch.workspaceFolder;
+      }
+      const definition = new vscode.McpStdioServerDefinition('Terminal Shepherd', process.execPath, args, env, launch.version);
+      if (launch.workspaceFolder) {
+        definition.cwd = vscode.Uri.file(launch.workspaceFolder);
+      }
+      return [definition];
+    },
+    resolveMcpServerDefinition: (definition) => definition,
+  };
+  return vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider);
+}

@@ -1,0 +1,244 @@
+/**
+ * The MCP server's side of the bridge: finds the VS Code window (environment given by VS Code, or
+ * <workspace>/.devtools/bridge.json), connects, authenticates with bridge/hello, and sends typed,
+ * validated requests. A connection that drops fails the calls in flight and is re-established
+ * for the next call.
+ */
+import net from 'node:net';
+import {
+  CancellationTokenSource,
+  ResponseError,
+  SocketMessageReader,
+  SocketMessageWriter,
+  createMessageConnection,
+  type MessageConnection,
+} from 'vscode-jsonrpc/node';
+import { bridgeFilePath, readBridgeFile } from '../../common/src/bridgeDiscovery';
+import type { Logger } from '../../common/src/logger';
+import {
+  BridgeErrorCode,
+  PROTOCOL_VERSION,
+  bridgeErrorNames,
+  describeZodError,
+  methods,
+  notifications,
+  type HelloResult,
+  type MethodKey,
+  type ParamsOf,
+  type ProgressNotification,
+  type ResultOf,
+} from '../../common/src/protocol';
+
+/** A failure the agent can act on: what happened and what to do, with a named code. */
+export class BridgeError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'BridgeError';
+  }
+
+  /** The code's name (TerminalBusy, Unreachable, ...) for messages. */
+  get codeName(): string {
+    return bridgeErrorNames[this.code] ?? `error ${this.code}`;
+  }
+}
+
+export interface BridgeTarget {
+  readonly endpoint: string;
+  readonly token: string;
+}
+
+export interface BridgeClientOptions {
+  /** Given by VS Code when it starts the server; tried first. */
+  readonly target?: BridgeTarget;
+  /** Workspace folder whose .devtools/bridge.json advertises the window. */
+  readonly workspaceFolder?: string;
+  readonly logger: Logger;
+  readonly clientInfo: { name: string; version: string };
+  readonly connectTimeoutMs?: number;
+}
+
+export interface RequestOptions {
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (update: ProgressNotification) => void;
+}
+
+interface Connection {
+  readonly rpc: MessageConnection;
+  readonly socket: net.Socket;
+  readonly hello: HelloResult;
+  closed: boolean;
+}
+
+const CONNECTION_LOST =
+  'The connection to the VS Code window closed during the call (window reloaded or closed?). ' +
+  'A command it started may still be running: check with terminal_list or terminal_state once the window is back.';
+
+let nextProgressId = 1;
+
+export class BridgeClient {
+  private connection: Promise<Connection> | undefined;
+  private readonly progressListeners = new Map<string, (update: ProgressNotification) => void>();
+
+  constructor(private readonly options: BridgeClientOptions) {}
+
+  /** Sends one request; throws BridgeError for every expected failure. */
+  async request<K extends Exclude<MethodKey, 'hello'>>(key: K, params: ParamsOf<K>, options: RequestOptions = {}): Promise<ResultOf<K>> {
+    const connection = await this.connect();
+    const method = methods[key];
+    const cancel = new CancellationTokenSource();
+    const onAbort = (): void => cancel.cancel();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    let progressId: string | undefined;
+    if (options.onProgress) {
+      progressId = `p${nextProgressId++}`;
+      this.progressListeners.set(progressId, options.onProgress);
+    }
+    const payload = progressId ? { ...params, progressId } : params;
+    try {
+      const raw = await new Promise<unknown>((resolve, reject) => {
+        const onClose = (): void => reject(new BridgeError(BridgeErrorCode.ConnectionLost, CONNECTION_LOST));
+        connection.socket.once('close', onClose);
+        connection.rpc.sendRequest(method.name, payload, cancel.token).then(resolve, reject).finally(() => connection.socket.off('close', onClose));
+      });
+      const parsed = method.result.safeParse(raw);
+      if (!parsed.success) {
+        throw new BridgeError(BridgeErrorCode.Internal, `The extension sent an invalid ${method.name} result: ${describeZodError(parsed.error)}`);
+      }
+      return parsed.data as ResultOf<K>;
+    } catch (error) {
+      throw toBridgeError(error);
+    } finally {
+      options.signal?.removeEventListener('abort', onAbort);
+      cancel.dispose();
+      if (progressId) this.progressListeners.delete(progressId);
+    }
+  }
+
+  /** The hello result of the current connection, connecting if needed. */
+  async hello(): Promise<HelloResult> {
+    return (await this.connect()).hello;
+  }
+
+  dispose(): void {
+    const pending = this.connection;
+    this.connection = undefined;
+    void pending?.then(
+      (c) => {
+        c.rpc.dispose();
+        c.socket.destroy();
+      },
+      () => undefined,
+    );
+  }
+
+  private connect(): Promise<Connection> {
+    if (!this.connection) {
+      const attempt = this.establish();
+      this.connection = attempt;
+      attempt.then(
+        (c) => c.socket.once('close', () => {
+          c.closed = true;
+          if (this.connection === attempt) this.connection = undefined;
+          this.options.logger.info('bridge connection closed; the next call reconnects');
+        }),
+        () => {
+          if (this.connection === attempt) this.connection = undefined;
+        },
+      );
+    }
+    return this.connection;
+  }
+
+  private async establish(): Promise<Connection> {
+    const failures: string[] = [];
+    for (const candidate of await this.candidates()) {
+      try {
+        return await this.open(candidate.target);
+      } catch (error) {
+        if (error instanceof BridgeError && error.code !== BridgeErrorCode.Unreachable) {
+          throw error;
+        }
+        failures.push(`${candidate.source}: ${(error as Error).message}`);
+      }
+    }
+    const where = this.options.workspaceFolder ? ` for ${this.options.workspaceFolder}` : '';
+    throw new BridgeError(
+      BridgeErrorCode.Unreachable,
+      `No VS Code window with the Terminal Shepherd extension is reachable${where}. ` +
+        'Open this folder in VS Code with the extension installed and enabled (and the workspace trusted), then retry.' +
+        (failures.length > 0 ? ` (Tried ${failures.join('; ')}.)` : ''),
+    );
+  }
+
+  private async candidates(): Promise<{ source: string; target: BridgeTarget }[]> {
+    const list: { source: string; target: BridgeTarget }[] = [];
+    if (this.options.target) {
+      list.push({ source: 'the bridge VS Code passed in the environment', target: this.options.target });
+    }
+    if (this.options.workspaceFolder) {
+      const file = bridgeFilePath(this.options.workspaceFolder);
+      const advertised = await readBridgeFile(file);
+      if (advertised && advertised.endpoint !== this.options.target?.endpoint) {
+        list.push({ source: file, target: { endpoint: advertised.endpoint, token: advertised.token } });
+      }
+    }
+    return list;
+  }
+
+  private async open(target: BridgeTarget): Promise<Connection> {
+    const socket = await connectSocket(target.endpoint, this.options.connectTimeoutMs ?? 3000);
+    const rpc = createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
+    rpc.onNotification(notifications.progress.name, (raw: unknown) => {
+      const parsed = notifications.progress.params.safeParse(raw);
+      if (parsed.success) this.progressListeners.get(parsed.data.progressId)?.(parsed.data);
+    });
+    rpc.onError(([error]) => this.options.logger.debug('bridge connection error', error));
+    socket.on('error', (error) => this.options.logger.debug('bridge socket error', error));
+    rpc.listen();
+    try {
+      const raw = await rpc.sendRequest(methods.hello.name, {
+        token: target.token,
+        protocolVersion: PROTOCOL_VERSION,
+        client: this.options.clientInfo,
+      });
+      const hello = methods.hello.result.parse(raw);
+      this.options.logger.info(`connected to the VS Code window (extension host pid ${hello.windowPid}, extension ${hello.extensionVersion})`);
+      return { rpc, socket, hello, closed: false };
+    } catch (error) {
+      rpc.dispose();
+      socket.destroy();
+      throw toBridgeError(error);
+    }
+  }
+}
+
+function connectSocket(endpoint: string, timeoutMs: number): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.createConnection(endpoint);
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new BridgeError(BridgeErrorCode.Unreachable, `no answer from ${endpoint} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    socket.once('connect', () => {
+      clearTimeout(timer);
+      resolve(socket);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      reject(new BridgeError(BridgeErrorCode.Unreachable, `cannot connect to ${endpoint} (${error.code ?? error.message})`));
+    });
+  });
+}
+
+function toBridgeError(error: unknown): BridgeError {
+  if (error instanceof BridgeError) return error;
+  if (error instanceof ResponseError) return new BridgeError(error.code, error.message);
+  const message = error instanceof Error ? error.message : String(error);
+  if (/connection (got )?(disposed|closed)|closed|EPIPE|ECONNRESET/i.test(message)) {
+    return new BridgeError(BridgeErrorCode.ConnectionLost, CONNECTION_LOST);
+  }
+  return new BridgeError(BridgeErrorCode.Internal, message);
+}

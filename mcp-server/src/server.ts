@@ -1,0 +1,52 @@
+/**
+ * createServer(): the MCP server with every tool registered, and its dispose. Transport-agnostic
+ * (main.ts connects stdio; tests can connect an in-memory transport).
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Logger } from '../../common/src/logger';
+import { BridgeClient, type BridgeTarget } from './bridgeClient';
+import type { ToolRegistration } from './toolSupport';
+import { registerTerminalInput } from './tools/terminalInput';
+import { registerTerminalList } from './tools/terminalList';
+import { registerTerminalRun } from './tools/terminalRun';
+import { registerTerminalState } from './tools/terminalState';
+
+export const SERVER_NAME = 'terminal-shepherd';
+
+const tools: readonly ToolRegistration[] = [registerTerminalRun, registerTerminalState, registerTerminalInput, registerTerminalList];
+
+export interface ServerOptions {
+  readonly version: string;
+  readonly logger: Logger;
+  readonly target?: BridgeTarget;
+  readonly workspaceFolder?: string;
+}
+
+export function createServer(options: ServerOptions): { server: McpServer; dispose: () => Promise<void> } {
+  const server = new McpServer(
+    { name: SERVER_NAME, title: 'Terminal Shepherd', version: options.version },
+    {
+      capabilities: { tools: {}, logging: {} },
+      instructions:
+        'Run shell commands in real VS Code terminals with terminal_run: it returns when the command has truly finished, with its output and exit code. ' +
+        'Use waitMode "background" for dev servers and watchers, terminal_state to check or wait on a running command, terminal_input to answer prompts or send Ctrl+C ("\\u0003").',
+    },
+  );
+  const bridge = new BridgeClient({
+    logger: options.logger,
+    clientInfo: { name: SERVER_NAME, version: options.version },
+    ...(options.target ? { target: options.target } : {}),
+    ...(options.workspaceFolder ? { workspaceFolder: options.workspaceFolder } : {}),
+  });
+  const context = { bridge, logger: options.logger };
+  for (const register of tools) {
+    register(server, context);
+  }
+  return {
+    server,
+    dispose: async () => {
+      bridge.dispose();
+      await server.close();
+    },
+  };
+}

@@ -1,0 +1,172 @@
+/**
+ * Micro-benchmark of the output pipeline: throughput of OutputCapture for typical command output
+ * (mixed line lengths, colors, `\r` progress bars), and how much heap/RSS it retains.
+ *
+ *   npx tsx test/bench/outputBench.ts            (add --expose-gc via NODE_OPTIONS for exact heap figures)
+ *
+ * Wall-clock figures on a shared machine are noisy; CPU time is reported too.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { OutputCapture } from '../../extension/src/core/output/outputCapture';
+
+export interface OutputBenchOptions {
+  /** Megabytes of raw terminal data to feed (default 20). */
+  readonly megabytes?: number;
+  /** Size of the chunks written, like the pieces execution.read() yields (default 8 KiB). */
+  readonly chunkChars?: number;
+  /** Renderer slice size (default: the renderer's own). */
+  readonly sliceChars?: number;
+}
+
+export interface OutputBenchResult {
+  readonly mbPerSec: number;
+  /** Throughput over CPU time (user + system) of this process: steadier on a busy machine. */
+  readonly mbPerCpuSec: number;
+  readonly heapGrowthMb: number;
+  readonly rssGrowthMb: number;
+  readonly totalChars: number;
+  readonly totalLines: number;
+}
+
+/** Deterministic pseudo-random numbers (mulberry32), so every run feeds the same data. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = ['compiling', 'src/core/output/terminalRenderer.ts', 'ok', 'warning:', 'PASS', 'FAIL', 'npm', 'info', 'fetch', 'GET', '200', 'https://registry.npmjs.org/@types%2fnode', 'test', 'suite', '✓', 'done', 'in', '12ms', 'Building', 'module', '→', 'résumé', '中文'];
+
+/** Typical build/test output: plain and colored lines of varied length, some `\r` progress bars. */
+export function typicalOutput(megabytes: number, seed = 1): string[] {
+  const rand = random(seed);
+  const target = Math.round(megabytes * 1_000_000);
+  const chunks: string[] = [];
+  let size = 0;
+  let part: string[] = [];
+  let partSize = 0;
+  let n = 0;
+  while (size < target) {
+    const kind = rand();
+    let line: string;
+    if (kind < 0.06) {
+      // a progress bar redrawn in place, then finished
+      const steps = 2 + Math.floor(rand() * 8);
+      line = '';
+      for (let s = 1; s <= steps; s++) {
+        const pct = Math.round((100 * s) / steps);
+        line += `\r[${'#'.repeat(Math.floor(pct / 5)).padEnd(20, ' ')}] ${pct}% downloading pkg-${n}`;
+      }
+      line += '\r\n';
+    } else {
+      const words = 1 + Math.floor(rand() * (rand() < 0.1 ? 40 : 12));
+      const parts: string[] = [];
+      for (let w = 0; w < words; w++) {
+        const word = WORDS[Math.floor(rand() * WORDS.length)]!;
+        parts.push(rand() < 0.15 ? `\x1b[${31 + Math.floor(rand() * 6)}m${word}\x1b[0m` : word);
+      }
+      line = `${parts.join(' ')} #${n}\r\n`;
+    }
+    n++;
+    part.push(line);
+    partSize += line.length;
+    size += line.length;
+    if (partSize >= 1 << 20) {
+      chunks.push(part.join(''));
+      part = [];
+      partSize = 0;
+    }
+  }
+  if (part.length > 0) {
+    chunks.push(part.join(''));
+  }
+  return chunks;
+}
+
+function gc(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+export async function runOutputBench(options: OutputBenchOptions = {}): Promise<OutputBenchResult> {
+  const megabytes = options.megabytes ?? 20;
+  const chunkChars = options.chunkChars ?? 8192;
+  const data = typicalOutput(megabytes);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ts-output-bench-'));
+  try {
+    gc();
+    const heapBefore = process.memoryUsage().heapUsed;
+    const rssBefore = process.memoryUsage().rss;
+    let rawChars = 0;
+    const cpuStart = process.cpuUsage();
+    const start = performance.now();
+    const capture = new OutputCapture({
+      limitChars: 16_000,
+      logFilePath: () => path.join(dir, 'bench.log'),
+      ...(options.sliceChars !== undefined ? { sliceChars: options.sliceChars } : {}),
+    });
+    for (const block of data) {
+      for (let i = 0; i < block.length; i += chunkChars) {
+        const chunk = block.slice(i, i + chunkChars);
+        rawChars += chunk.length;
+        if (!capture.write(chunk)) {
+          await capture.flush(); // honour backpressure like a well-behaved producer
+        }
+      }
+      // Let the renderer run between megabytes, as a real stream arrives over time.
+      await capture.flush();
+    }
+    await capture.flush();
+    const snapshot = capture.snapshot();
+    const seconds = (performance.now() - start) / 1000;
+    const cpu = process.cpuUsage(cpuStart);
+    const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+    const rssAfter = process.memoryUsage().rss;
+    gc();
+    const heapAfter = process.memoryUsage().heapUsed;
+    await capture.close();
+    const mb = rawChars / 1_000_000;
+    return {
+      mbPerSec: round(mb / seconds),
+      mbPerCpuSec: round(mb / cpuSeconds),
+      heapGrowthMb: round((heapAfter - heapBefore) / 1e6),
+      rssGrowthMb: round((rssAfter - rssBefore) / 1e6),
+      totalChars: snapshot.totalChars,
+      totalLines: snapshot.totalLines,
+    };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function round(n: number): number {
+  return Math.round(n * 10) / 10;
+}
+
+async function main(): Promise<void> {
+  const result = await runOutputBench();
+  console.log(
+    `OutputCapture, 20 MB typical output: ${result.mbPerSec} MB/s wall, ${result.mbPerCpuSec} MB/s CPU; ` +
+      `heap +${result.heapGrowthMb} MB, RSS +${result.rssGrowthMb} MB ` +
+      `(${result.totalLines.toLocaleString('en-US')} lines, ${result.totalChars.toLocaleString('en-US')} chars rendered)`,
+  );
+  if (process.argv.includes('--slices')) {
+    for (const sliceChars of [4096, 16384, 65536, 262144]) {
+      const r = await runOutputBench({ sliceChars });
+      console.log(`  slice ${String(sliceChars).padStart(6)}: ${r.mbPerSec} MB/s wall, ${r.mbPerCpuSec} MB/s CPU, heap +${r.heapGrowthMb} MB`);
+    }
+  }
+}
+
+if (/outputBench\.[cm]?[tj]s$/.test(process.argv[1] ?? '')) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}

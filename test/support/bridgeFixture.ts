@@ -1,0 +1,64 @@
+/**
+ * A real bridge server (the extension's own code, over a real socket) whose methods a test scripts,
+ * published in a temporary workspace's .devtools/bridge.json: the VS Code side of the bridge
+ * without VS Code, for exercising the MCP server and the bridge client end to end in plain Node.
+ */
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { silentLogger, type Logger } from '../../common/src/logger';
+import { PROTOCOL_VERSION, type TerminalRunResult } from '../../common/src/protocol';
+import { publishBridgeFile, type BridgeFilePublisher } from '../../extension/src/bridge/bridgeFile';
+import { startBridgeServer, type BridgeHandlers, type BridgeServer } from '../../extension/src/bridge/bridgeServer';
+
+export interface BridgeFixture {
+  readonly workspace: string;
+  readonly server: BridgeServer;
+  readonly publisher: BridgeFilePublisher;
+  handlers: Partial<BridgeHandlers>;
+  dispose(): Promise<void>;
+}
+
+export async function tempWorkspace(): Promise<string> {
+  return fs.mkdtemp(path.join(os.tmpdir(), 'tshep-ws-'));
+}
+
+const notScripted = (method: string) => () => {
+  throw new Error(`${method} is not scripted in this test`);
+};
+
+export async function startBridgeFixture(options: { workspace?: string; logger?: Logger } = {}): Promise<BridgeFixture> {
+  const workspace = options.workspace ?? (await tempWorkspace());
+  const logger = options.logger ?? silentLogger;
+  const fixture = { handlers: {} as Partial<BridgeHandlers> };
+  const dispatch: BridgeHandlers = {
+    run: (p, c) => (fixture.handlers.run ?? notScripted('terminal/run'))(p, c),
+    state: (p, c) => (fixture.handlers.state ?? notScripted('terminal/state'))(p, c),
+    input: (p, c) => (fixture.handlers.input ?? notScripted('terminal/input'))(p, c),
+    list: (p, c) => (fixture.handlers.list ?? notScripted('terminal/list'))(p, c),
+  };
+  const server = await startBridgeServer({
+    handlers: dispatch,
+    hello: () => ({ extensionVersion: '0.0.0-test', windowPid: process.pid, trusted: true, workspaceFolder: workspace }),
+    logger,
+    authTimeoutMs: 1000,
+  });
+  const publisher = await publishBridgeFile(
+    workspace,
+    { endpoint: server.endpoint, token: server.token, protocolVersion: PROTOCOL_VERSION, pid: process.pid, extensionVersion: '0.0.0-test' },
+    logger,
+  );
+  return Object.assign(fixture, {
+    workspace,
+    server,
+    publisher,
+    async dispose() {
+      await publisher.dispose();
+      await server.dispose();
+    },
+  });
+}
+
+export function runResult(overrides: Partial<TerminalRunResult> = {}): TerminalRunResult {
+  return { status: 'completed', output: 'hello', exitCode: 0, name: 'default', command: 'echo hello', durationMs: 12, pid: 4242, ...overrides };
+}

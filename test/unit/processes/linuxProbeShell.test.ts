@@ -1,0 +1,140 @@
+/**
+ * probeShell on a REAL interactive bash under a REAL pseudo terminal (util-linux `script`), the
+ * way a VS Code terminal runs it: bash with job control owns the pty, each command gets its own
+ * foreground process group.
+ */
+import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
+import { DarwinProcessMonitor } from '../../../extension/src/core/processes/darwinProcessMonitor';
+import { LinuxProcessMonitor } from '../../../extension/src/core/processes/linuxProcessMonitor';
+import type { ShellActivity } from '../../../extension/src/core/processes/types';
+import { ProcessJanitor, hasCommand, waitFor } from './helpers';
+
+const skipReason =
+  process.platform !== 'linux'
+    ? 'not Linux'
+    : !hasCommand('script')
+      ? 'util-linux `script` is not installed, so no real pty can be made'
+      : undefined;
+
+describe('LinuxProcessMonitor.probeShell (real bash under a real pty)', function () {
+  this.timeout(30_000);
+  const monitor = new LinuxProcessMonitor();
+  const darwin = new DarwinProcessMonitor();
+  const janitor = new ProcessJanitor();
+  let term: ChildProcess;
+  let shellPid: number;
+
+  before(async function () {
+    if (skipReason) {
+      console.warn(`\n    !!! SKIPPING probeShell pty tests: ${skipReason} !!!\n`);
+      this.skip();
+    }
+    term = janitor.spawn('script', ['-qfec', 'bash --norc --noprofile -i', '/dev/null'], {
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, TERM: 'xterm', PS1: '$ ', HISTFILE: '/dev/null' },
+    });
+    term.stdout?.resume(); // drain the pty's echo so the shell never blocks writing
+    term.stderr?.resume();
+    const shell = await waitFor('the interactive bash', async () =>
+      (await monitor.descendants(term.pid!)).find((p) => p.commandLine === 'bash --norc --noprofile -i'),
+    );
+    shellPid = shell.pid;
+  });
+
+  after(() => {
+    janitor.cleanup();
+    monitor.dispose();
+  });
+
+  const type = (text: string): void => {
+    term.stdin!.write(text);
+  };
+  const until = (what: string, ok: (a: ShellActivity) => boolean): Promise<ShellActivity> =>
+    waitFor(what, async () => {
+      const a = await monitor.probeShell(shellPid);
+      return ok(a) ? a : undefined;
+    }, 8000);
+
+  it('at the prompt: the shell owns the terminal and is not blocked reading it', async () => {
+    const a = await until('idle prompt', (x) => x.foreground === 'shell');
+    assert.equal(a.readingTerminal, false, 'bash waits for keys in poll(), not in a tty read');
+    assert.deepEqual(a.foregroundPids, [shellPid]);
+    assert.deepEqual(await darwin.probeShell(shellPid), { foreground: 'shell', readingTerminal: 'unknown' });
+  });
+
+  it('during `sleep 5`: a job holds the terminal and does not read it', async () => {
+    type('sleep 5\n');
+    const a = await until('sleep in the foreground', (x) => x.foreground === 'job');
+    assert.equal(a.readingTerminal, false);
+    assert.equal(a.foregroundCommand, 'sleep 5');
+    assert.equal(a.foregroundPids?.length, 1);
+    // The macOS code path reads the same facts through ps (stat '+', tpgid): procps stands in here.
+    assert.equal((await darwin.probeShell(shellPid)).foreground, 'job');
+    type('\x03'); // Ctrl-C ends it
+    await until('back at the prompt', (x) => x.foreground === 'shell' && x.readingTerminal === false);
+  });
+
+  it('during the builtin `read -p`: the shell owns the terminal AND reads it', async () => {
+    type('read -p "x? " v\n');
+    const a = await until('read blocking', (x) => x.foreground === 'shell' && x.readingTerminal === true);
+    assert.deepEqual(a.foregroundPids, [shellPid]);
+    type('answer\n');
+    await until('back at the prompt', (x) => x.foreground === 'shell' && x.readingTerminal === false);
+  });
+
+  it('a child blocked on input(): job, reading the terminal', async function () {
+    if (!hasCommand('python3')) {
+      console.warn('    (python3 missing: using `head -n1` as the reading child)');
+    }
+    type(hasCommand('python3') ? 'python3 -c "input()"\n' : 'head -n1\n');
+    const a = await until('the child reading', (x) => x.foreground === 'job' && x.readingTerminal === true);
+    assert.ok(a.foregroundPids && a.foregroundPids.length >= 1);
+    type('\n');
+    await until('back at the prompt', (x) => x.foreground === 'shell');
+  });
+
+  it('a pager reading /dev/tty on another fd than stdin (`seq | less`): job, reading the terminal', async function () {
+    if (!hasCommand('less')) {
+      console.warn('    !!! SKIPPING pager case: less is not installed !!!');
+      this.skip();
+    }
+    type('seq 100000 | less\n');
+    const a = await until('less waiting for a key', (x) => x.foreground === 'job' && x.readingTerminal === true);
+    assert.equal(a.foregroundPids?.length, 2, 'both members of the pipeline group');
+    type('q');
+    await until('back at the prompt', (x) => x.foreground === 'shell');
+  });
+
+  it('a process blocked in epoll (a dev server) is a job that does not read the terminal', async () => {
+    type(`${process.execPath} -e "setInterval(() => {}, 1000)"\n`);
+    const a = await until('node running', (x) => x.foreground === 'job');
+    await new Promise((r) => setTimeout(r, 300)); // let node settle into its event loop
+    const b = await monitor.probeShell(shellPid);
+    assert.equal(b.foreground, 'job');
+    assert.equal(b.readingTerminal, false);
+    assert.match(a.foregroundCommand ?? '', /setInterval/);
+    type('\x03');
+    await until('back at the prompt', (x) => x.foreground === 'shell');
+  });
+
+  it('without job control (set +m) a command in the shell’s own group still counts as a job', async () => {
+    type('set +m\n');
+    await until('prompt', (x) => x.foreground === 'shell');
+    type('sleep 5\n');
+    const a = await until('sleep in the shell group', (x) => x.foreground === 'job');
+    assert.equal(a.readingTerminal, false);
+    type('\x03');
+    await until('back at the prompt', (x) => x.foreground === 'shell');
+    type('set -m\n');
+  });
+
+  it('a dead or tty-less process is unknown', async () => {
+    assert.deepEqual(await monitor.probeShell(2 ** 22 + 4321), { foreground: 'unknown', readingTerminal: 'unknown' });
+    const daemon = janitor.spawn('sleep', ['30'], { detached: true }); // setsid-like: no controlling tty
+    await waitFor('sleep', async () => (await monitor.descendants(process.pid)).some((p) => p.pid === daemon.pid && p.name === 'sleep'));
+    const a = await monitor.probeShell(daemon.pid!);
+    assert.equal(a.foreground, 'unknown');
+  });
+});

@@ -1,0 +1,208 @@
+import assert from 'node:assert/strict';
+import { silentLogger } from '../../../common/src/logger';
+import type { ShellActivity } from '../../../extension/src/core/processes/types';
+import { CommandRun, type ExecutionSource, type RunConfig } from '../../../extension/src/core/run/commandRun';
+import type { RunOutput } from '../../../extension/src/core/run/runOutput';
+
+/** A plain-text output: enough to drive the run's logic (rendering is tested on its own). */
+class TextOutput implements RunOutput {
+  text = '';
+  private listeners = new Set<() => void>();
+  write(chunk: string): void {
+    this.text += chunk.replace(/\x1b\]633;[^\x07]*\x07/g, '');
+    for (const l of this.listeners) l();
+  }
+  flush(): Promise<void> {
+    return Promise.resolve();
+  }
+  snapshot() {
+    return { output: this.text.replace(/\r\n/g, '\n').trimEnd(), truncated: false };
+  }
+  lastLines(count: number): string[] {
+    return this.text.split(/\r?\n/).slice(-count);
+  }
+  get totalChars(): number {
+    return this.text.length;
+  }
+  onDidWrite(listener: () => void) {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/** An execution whose output the test pushes, then ends. */
+class ScriptedExecution implements ExecutionSource {
+  private chunks: string[] = [];
+  private wake: (() => void) | undefined;
+  private done = false;
+  push(chunk: string): void {
+    this.chunks.push(chunk);
+    this.wake?.();
+  }
+  end(): void {
+    this.done = true;
+    this.wake?.();
+  }
+  async *read(): AsyncIterable<string> {
+    for (;;) {
+      while (this.chunks.length > 0) yield this.chunks.shift()!;
+      if (this.done) return;
+      await new Promise<void>((r) => (this.wake = r));
+    }
+  }
+}
+
+const config: RunConfig = {
+  completion: { graceMs: 3000, settleMs: 5, probeIntervalMs: 20 },
+  input: { strongSilenceMs: 60, readingSilenceMs: 60, weakSilenceMs: 400 },
+  drainTimeoutMs: 200,
+};
+
+function makeRun(probe: () => ShellActivity, cfg: RunConfig = config) {
+  const output = new TextOutput();
+  const probes: number[] = [];
+  const run = new CommandRun('cmd', 'default', 4242, output, cfg, {
+    now: () => performance.now(),
+    probeShell: async () => {
+      probes.push(performance.now());
+      return probe();
+    },
+    logger: silentLogger,
+  });
+  return { run, output, probes };
+}
+
+const idle = (): ShellActivity => ({ foreground: 'shell', readingTerminal: false });
+const busy = (): ShellActivity => ({ foreground: 'job', readingTerminal: false });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('CommandRun', () => {
+  it('completes promptly once the end arrived and the shell is confirmed idle', async () => {
+    const { run } = makeRun(idle);
+    const exec = new ScriptedExecution();
+    run.attachExecution(exec);
+    run.executionStarted(exec);
+    exec.push('\x1b]633;C\x07hello\r\n');
+    exec.end();
+    const t0 = performance.now();
+    run.executionEnded(exec, 0);
+    assert.equal(await run.wait({ timeoutMs: 2000 }), 'completed');
+    assert.ok(performance.now() - t0 < 500, 'no grace-period sleep when idle is confirmed');
+    const result = await run.result('completed');
+    assert.equal(result.exitCode, 0);
+    assert.equal(result.output, 'hello');
+    assert.equal(result.pid, 4242);
+    run.dispose();
+  });
+
+  it('never completes a silent command before its end (sleep between two echoes)', async () => {
+    const { run } = makeRun(idle);
+    const exec = new ScriptedExecution();
+    run.attachExecution(exec);
+    run.executionStarted(exec);
+    exec.push('Start\r\n');
+    assert.equal(await run.wait({ timeoutMs: 300 }), 'timeout');
+    assert.equal(run.state.kind, 'running');
+    exec.push('End\r\n');
+    exec.end();
+    run.executionEnded(exec, 0);
+    assert.equal(await run.wait({ timeoutMs: 2000 }), 'completed');
+    assert.equal((await run.result('completed')).output, 'Start\nEnd');
+    run.dispose();
+  });
+
+  it('waits out the grace period while the OS says a job still holds the terminal', async () => {
+    const { run, probes } = makeRun(busy, { ...config, completion: { ...config.completion, graceMs: 300 } });
+    run.executionStarted('a');
+    run.executionEnded('a', 0);
+    const t0 = performance.now();
+    assert.equal(await run.wait({ timeoutMs: 2000 }), 'completed');
+    assert.ok(performance.now() - t0 >= 290, 'completed at the grace ceiling');
+    assert.ok(probes.length >= 3, `probed repeatedly (${probes.length})`);
+    run.dispose();
+  });
+
+  it('keeps a cascade in the same run and reports the last exit code', async () => {
+    const { run } = makeRun(idle, { ...config, completion: { ...config.completion, settleMs: 80 } });
+    run.executionStarted('a');
+    run.executionEnded('a', 0);
+    await sleep(20);
+    run.executionStarted('b');
+    await sleep(150);
+    assert.equal(run.state.kind, 'running', 'the second execution is still running');
+    run.executionEnded('b', 7);
+    assert.equal(await run.wait({ timeoutMs: 2000 }), 'completed');
+    assert.equal((await run.result('completed')).exitCode, 7);
+    run.dispose();
+  });
+
+  it('reports waiting_for_input with the prompt, and runs on after the answer', async () => {
+    const { run } = makeRun(idle);
+    const exec = new ScriptedExecution();
+    run.attachExecution(exec);
+    run.executionStarted(exec);
+    exec.push('Do you want to continue? [Y/n] ');
+    assert.equal(await run.wait({ timeoutMs: 2000 }), 'waiting_for_input');
+    const waiting = await run.result('waiting_for_input');
+    assert.equal(waiting.prompt, 'Do you want to continue? [Y/n]');
+    assert.equal(waiting.exitCode, undefined);
+    run.inputSent();
+    assert.equal(run.state.kind, 'running');
+    exec.push('y\r\ndone\r\n');
+    exec.end();
+    run.executionEnded(exec, 0);
+    assert.equal(await run.wait({ timeoutMs: 2000 }), 'completed');
+    run.dispose();
+  });
+
+  it('uses the OS signal for prompts no pattern knows', async () => {
+    const { run } = makeRun(() => ({ foreground: 'job', readingTerminal: true }));
+    const exec = new ScriptedExecution();
+    run.attachExecution(exec);
+    run.executionStarted(exec);
+    exec.push('Your name> ');
+    assert.equal(await run.wait({ timeoutMs: 2000 }), 'waiting_for_input');
+    assert.equal((await run.result('waiting_for_input')).prompt, 'Your name>');
+    run.dispose();
+  });
+
+  it('reports terminal_closed with the shell exit code when the terminal goes away', async () => {
+    const { run } = makeRun(idle);
+    run.executionStarted('a');
+    setTimeout(() => run.terminalClosed(1), 30);
+    assert.equal(await run.wait({ timeoutMs: 2000 }), 'terminal_closed');
+    assert.equal((await run.result('terminal_closed')).exitCode, 1);
+    run.dispose();
+  });
+
+  it('returns cancelled when the caller aborts', async () => {
+    const { run } = makeRun(idle);
+    run.executionStarted('a');
+    const abort = new AbortController();
+    setTimeout(() => abort.abort(), 30);
+    assert.equal(await run.wait({ timeoutMs: 2000, signal: abort.signal }), 'cancelled');
+    run.dispose();
+  });
+
+  it('leaves no timer behind after completion or dispose', async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    await sleep(1); // mocha arms its own test timer after the test function started
+    const before = timers();
+    const { run } = makeRun(idle);
+    run.executionStarted('a');
+    await sleep(100);
+    run.executionEnded('a', 0);
+    await run.wait({ timeoutMs: 2000 });
+    await sleep(10);
+    assert.equal(timers(), before);
+    const second = makeRun(idle).run;
+    second.executionStarted('x');
+    await sleep(100);
+    second.dispose();
+    await sleep(10);
+    assert.equal(timers(), before);
+  });
+});

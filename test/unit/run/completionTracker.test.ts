@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { CompletionTracker, type CompletionConfig } from '../../../extension/src/core/run/completionTracker';
+
+const config: CompletionConfig = { graceMs: 3000, settleMs: 5, probeIntervalMs: 50 };
+const A = 'exec-a';
+const B = 'exec-b';
+
+describe('CompletionTracker', () => {
+  it('is running before any execution starts or ends', () => {
+    const t = new CompletionTracker(config);
+    assert.deepEqual(t.evaluate(0), { kind: 'running' });
+    assert.deepEqual(t.evaluate(10_000), { kind: 'running' }, 'no amount of silence completes a run');
+  });
+
+  it('stays running while an execution is active, however long it is silent (sleep 10)', () => {
+    const t = new CompletionTracker(config);
+    t.executionStarted(A, 0);
+    for (const now of [100, 3000, 10_000, 600_000]) {
+      assert.deepEqual(t.evaluate(now), { kind: 'running' });
+    }
+  });
+
+  it('asks for a probe right after the end, then completes after the settle once idle is confirmed', () => {
+    const t = new CompletionTracker(config);
+    t.executionStarted(A, 0);
+    t.executionEnded(A, 0, 100);
+    assert.deepEqual(t.evaluate(100), { kind: 'settling', wakeAt: 100, probeAt: 100 });
+    t.shellProbed('idle', 101);
+    assert.deepEqual(t.evaluate(101), { kind: 'settling', wakeAt: 105 });
+    assert.deepEqual(t.evaluate(105), { kind: 'completed', exitCode: 0, at: 105 });
+    assert.equal(t.completed, true);
+  });
+
+  it('keeps the exit code of the last execution', () => {
+    const t = new CompletionTracker(config);
+    t.executionStarted(A, 0);
+    t.executionEnded(A, 0, 10);
+    t.executionStarted(B, 11);
+    t.executionEnded(B, 3, 20);
+    t.shellProbed('idle', 21);
+    assert.deepEqual(t.evaluate(30), { kind: 'completed', exitCode: 3, at: 30 });
+  });
+
+  it('a new execution during the settle resets the wait (cascade)', () => {
+    const t = new CompletionTracker(config);
+    t.executionStarted(A, 0);
+    t.executionEnded(A, 0, 100);
+    t.shellProbed('idle', 101);
+    t.executionStarted(B, 103);
+    assert.deepEqual(t.evaluate(110), { kind: 'running' });
+    assert.deepEqual(t.evaluate(5000), { kind: 'running' });
+    t.executionEnded(B, 1, 6000);
+    const d = t.evaluate(6000);
+    assert.equal(d.kind, 'settling');
+    t.shellProbed('idle', 6001);
+    assert.deepEqual(t.evaluate(6005), { kind: 'completed', exitCode: 1, at: 6005 });
+  });
+
+  it('a confirmation taken before the last end does not count', () => {
+    const t = new CompletionTracker(config);
+    t.executionStarted(A, 0);
+    t.shellProbed('idle', 50);
+    t.executionEnded(A, 0, 100);
+    assert.equal(t.evaluate(200).kind, 'settling');
+  });
+
+  it('a busy shell is probed again every interval and completes at the grace ceiling', () => {
+    const t = new CompletionTracker(config);
+    t.executionStarted(A, 0);
+    t.executionEnded(A, 0, 1000);
+    t.shellProbed('busy', 1001);
+    assert.deepEqual(t.evaluate(1010), { kind: 'settling', wakeAt: 1051, probeAt: 1051 });
+    t.shellProbed('busy', 1051);
+    assert.deepEqual(t.evaluate(3999), { kind: 'settling', wakeAt: 3999, probeAt: 3999 }, 'an overdue probe is due now');
+    assert.deepEqual(t.evaluate(4000), { kind: 'completed', exitCode: 0, at: 4000 });
+  });
+
+  it('without an OS answer it waits the full grace period and no longer probes', () => {
+    const t = new CompletionTracker(config);
+    t.executionStarted(A, 0);
+    t.executionEnded(A, 2, 100);
+    t.shellProbed('unknown', 101);
+    assert.deepEqual(t.evaluate(200), { kind: 'settling', wakeAt: 3100 });
+    assert.deepEqual(t.evaluate(3099), { kind: 'settling', wakeAt: 3100 });
+    assert.deepEqual(t.evaluate(3100), { kind: 'completed', exitCode: 2, at: 3100 });
+  });
+
+  it('the grace period restarts from the latest end', () => {
+    const t = new CompletionTracker({ ...config, probeIntervalMs: 10_000 });
+    t.executionStarted(A, 0);
+    t.executionEnded(A, 0, 100);
+    t.shellProbed('unknown', 100);
+    t.executionStarted(B, 2000);
+    t.executionEnded(B, 0, 2500);
+    assert.equal(t.evaluate(3200).kind, 'settling');
+    assert.equal(t.evaluate(5500).kind, 'completed');
+  });
+
+  it('an end whose start was never seen counts as both, and a late start is ignored', () => {
+    const t = new CompletionTracker(config);
+    t.executionEnded(A, 0, 50);
+    t.executionStarted(A, 51);
+    t.shellProbed('idle', 52);
+    assert.deepEqual(t.evaluate(60), { kind: 'completed', exitCode: 0, at: 60 });
+  });
+
+  it('reports an unknown exit code as undefined', () => {
+    const t = new CompletionTracker(config);
+    t.executionStarted(A, 0);
+    t.executionEnded(A, undefined, 10);
+    t.shellProbed('idle', 11);
+    assert.deepEqual(t.evaluate(20), { kind: 'completed', exitCode: undefined, at: 20 });
+  });
+
+  it('completion is sticky: later events change nothing', () => {
+    const t = new CompletionTracker(config);
+    t.executionStarted(A, 0);
+    t.executionEnded(A, 0, 10);
+    t.shellProbed('idle', 11);
+    t.evaluate(20);
+    t.executionStarted(B, 30);
+    assert.deepEqual(t.evaluate(40), { kind: 'completed', exitCode: 0, at: 20 });
+  });
+
+  it('a zero grace period completes at the end even without confirmation', () => {
+    const t = new CompletionTracker({ ...config, graceMs: 0 });
+    t.executionStarted(A, 0);
+    t.executionEnded(A, 0, 10);
+    assert.deepEqual(t.evaluate(10), { kind: 'completed', exitCode: 0, at: 10 });
+  });
+});

@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { detectInputPrompt, lastNonEmptyLine } from '../../../extension/src/core/run/inputPromptDetector';
+
+const observe = (lines: string[], silentForMs: number, readingTerminal: boolean | 'unknown' = false) =>
+  detectInputPrompt({ lastLines: lines, silentForMs, readingTerminal });
+
+describe('detectInputPrompt', () => {
+  const strong = [
+    'Do you want to continue? [Y/n] ',
+    'Proceed (y/n)?',
+    'Overwrite existing file? (yes/no) ',
+    '[sudo] password for dev: ',
+    'Enter passphrase for key \'/home/dev/.ssh/id_ed25519\': ',
+    'Press any key to continue . . .',
+    'Press Enter to continue',
+    'Are you sure you want to delete 3 files?',
+    '? Would you like to use TypeScript? › No / Yes',
+  ];
+  for (const line of strong) {
+    it(`reports a strong prompt after a short silence: ${JSON.stringify(line)}`, () => {
+      assert.deepEqual(observe(['some output', line], 400), { prompt: line.trimEnd() });
+      assert.equal(observe(['some output', line], 100), undefined, 'not before the silence');
+    });
+  }
+
+  it('uses the OS signal: blocked on a terminal read reports whatever the last line is', () => {
+    assert.deepEqual(observe(['Name? '], 400, true), { prompt: 'Name?' });
+    assert.deepEqual(observe(['>>> '], 400, true), { prompt: '>>>' });
+    assert.deepEqual(observe([], 400, true), { prompt: '' }, 'cat waiting on stdin has no prompt');
+    assert.equal(observe(['Name? '], 100, true), undefined);
+  });
+
+  it('never treats a silent command as waiting when the OS says it is not reading', () => {
+    assert.equal(observe(['Start: 10:00:00'], 60_000, false), undefined);
+    assert.equal(observe(['Compiling:'], 60_000, false), undefined);
+    assert.equal(observe([''], 60_000, false), undefined);
+  });
+
+  it('where the OS cannot tell, a weak prompt counts only after a long silence', () => {
+    assert.equal(observe(['Name: '], 1000, 'unknown'), undefined);
+    assert.deepEqual(observe(['Name: '], 3500, 'unknown'), { prompt: 'Name:' });
+    assert.deepEqual(observe(['>>> '], 3500, 'unknown'), { prompt: '>>>' });
+    assert.equal(observe(['Building module 3 of 7'], 3500, 'unknown'), undefined);
+  });
+
+  it('looks at the last non-empty line only', () => {
+    assert.equal(observe(['Continue? [y/N]', 'Aborted.', ''], 1000), undefined);
+    assert.equal(lastNonEmptyLine(['a', 'b  ', '   ', '']), 'b');
+  });
+});
