@@ -179,6 +179,61 @@ export const progressNotificationSchema = z.object({
 export type ProgressNotification = z.infer<typeof progressNotificationSchema>;
 
 // ---------------------------------------------------------------------------------------------
+// process/*: the ledger of processes that managed terminals spawned.
+
+export const processStatusSchema = z.enum(['running', 'completed', 'killed', 'orphaned']);
+export type ProcessStatus = z.infer<typeof processStatusSchema>;
+
+const trackedProcessFields = {
+  pid: z.number().int(),
+  name: z.string(),
+  commandLine: z.string(),
+  parentPid: z.number().int(),
+  terminalName: z.string(),
+  /** When the OS started the process (ISO 8601); with the pid, its identity. */
+  startedAt: z.string(),
+  endedAt: z.string().optional(),
+  exitCode: z.number().int().optional(),
+  status: processStatusSchema,
+  /** TCP ports the process listens on, where the OS tells. */
+  ports: z.array(z.number().int()),
+};
+
+export type TrackedProcess = z.infer<z.ZodObject<typeof trackedProcessFields>> & { children?: TrackedProcess[] };
+
+export const trackedProcessSchema: z.ZodType<TrackedProcess> = z.lazy(() =>
+  z.object({ ...trackedProcessFields, children: z.array(trackedProcessSchema).optional() }),
+);
+
+export const listProcessesResultSchema = z.object({
+  /** Processes still running under this window's terminals, each with its descendants nested. */
+  active: z.array(trackedProcessSchema),
+  /** Processes left running by a window that is gone (found again after a reload). */
+  orphaned: z.array(trackedProcessSchema),
+});
+export type ListProcessesResult = z.infer<typeof listProcessesResultSchema>;
+
+export const killProcessParamsSchema = z.object({ pid: z.number().int().positive() });
+export type KillProcessParams = z.infer<typeof killProcessParamsSchema>;
+
+export const killResultSchema = z.object({ killed: z.array(z.number().int()), failed: z.array(z.number().int()) });
+export type KillResult = z.infer<typeof killResultSchema>;
+
+/** One line per process for the reminder every tool response carries. */
+export const ledgerEntrySchema = z.object({
+  pid: z.number().int(),
+  name: z.string(),
+  terminalName: z.string(),
+  ports: z.array(z.number().int()),
+  startedAt: z.string(),
+});
+export const ledgerSummarySchema = z.object({
+  running: z.array(ledgerEntrySchema),
+  orphaned: z.array(ledgerEntrySchema),
+});
+export type LedgerSummary = z.infer<typeof ledgerSummarySchema>;
+
+// ---------------------------------------------------------------------------------------------
 // The method table: one entry per bridge message, with its schemas.
 
 export const methods = {
@@ -187,6 +242,10 @@ export const methods = {
   state: { name: 'terminal/state', params: stateParamsSchema, result: terminalRunResultSchema },
   input: { name: 'terminal/input', params: inputParamsSchema, result: terminalRunResultSchema },
   list: { name: 'terminal/list', params: listParamsSchema, result: listResultSchema },
+  listProcesses: { name: 'process/list', params: z.object({}).strict(), result: listProcessesResultSchema },
+  killProcess: { name: 'process/kill', params: killProcessParamsSchema, result: killResultSchema },
+  killOrphans: { name: 'process/killOrphans', params: z.object({}).strict(), result: killResultSchema },
+  ledgerSummary: { name: 'process/summary', params: z.object({}).strict(), result: ledgerSummarySchema },
 } as const;
 
 export const notifications = {

@@ -5,19 +5,6 @@ import type { TerminalInfo, TerminalRunResult } from '../../common/src/protocol'
 
 const quote = (s: string): string => JSON.stringify(s);
 
-/** The next step an agent should take for a status that is not final. */
-function nextStep(result: TerminalRunResult): string | undefined {
-  const name = quote(result.name);
-  switch (result.status) {
-    case 'waiting_for_input':
-      return `Answer with terminal_input {name: ${name}, text: "..."}, or stop it with terminal_input {name: ${name}, text: "\\u0003"}.`;
-    case 'running':
-      return `It keeps running in the background. Check on it with terminal_state {name: ${name}} (add wait: true to block until it ends).`;
-    default:
-      return undefined;
-  }
-}
-
 export function renderRunResult(result: TerminalRunResult): string {
   const head: string[] = [result.status];
   if (result.exitCode !== undefined) head.push(`exit code ${result.exitCode}`);
@@ -27,8 +14,6 @@ export function renderRunResult(result: TerminalRunResult): string {
   if (result.command !== undefined) lines.push(`$ ${result.command}`);
   if (result.status === 'waiting_for_input') lines.push(`Prompt: ${quote(result.prompt ?? '')}`);
   if (result.message) lines.push(result.message);
-  const step = nextStep(result);
-  if (step) lines.push(step);
   if (result.truncated) lines.push(`Output truncated (head and tail kept); the full output is in ${result.outputFile ?? 'the log file'}.`);
   lines.push('--- output ---');
   lines.push(result.output.length > 0 ? result.output : '(no output)');

@@ -2,8 +2,9 @@
  * Micro-benchmark of the output pipeline: throughput of OutputCapture for typical command output
  * (mixed line lengths, colors, `\r` progress bars), and how much heap/RSS it retains.
  *
- *   npx tsx test/bench/outputBench.ts            (add --expose-gc via NODE_OPTIONS for exact heap figures)
+ *   npx tsx test/bench/outputBench.ts [--compare]   (NODE_OPTIONS=--expose-gc for exact heap figures)
  *
+ * --compare also runs the emulator alone (fast path off) and other renderer slice sizes.
  * Wall-clock figures on a shared machine are noisy; CPU time is reported too.
  */
 import * as fs from 'node:fs';
@@ -18,6 +19,8 @@ export interface OutputBenchOptions {
   readonly chunkChars?: number;
   /** Renderer slice size (default: the renderer's own). */
   readonly sliceChars?: number;
+  /** Plain-line fast path (default on); off measures xterm.js alone doing all the rendering. */
+  readonly fastPath?: boolean;
 }
 
 export interface OutputBenchResult {
@@ -110,6 +113,7 @@ export async function runOutputBench(options: OutputBenchOptions = {}): Promise<
       limitChars: 16_000,
       logFilePath: () => path.join(dir, 'bench.log'),
       ...(options.sliceChars !== undefined ? { sliceChars: options.sliceChars } : {}),
+      ...(options.fastPath !== undefined ? { fastPath: options.fastPath } : {}),
     });
     for (const block of data) {
       for (let i = 0; i < block.length; i += chunkChars) {
@@ -156,10 +160,13 @@ async function main(): Promise<void> {
       `heap +${result.heapGrowthMb} MB, RSS +${result.rssGrowthMb} MB ` +
       `(${result.totalLines.toLocaleString('en-US')} lines, ${result.totalChars.toLocaleString('en-US')} chars rendered)`,
   );
-  if (process.argv.includes('--slices')) {
+  if (process.argv.includes('--compare')) {
+    const line = (label: string, r: OutputBenchResult): void =>
+      console.log(`  ${label.padEnd(28)} ${String(r.mbPerSec).padStart(6)} MB/s wall, ${String(r.mbPerCpuSec).padStart(6)} MB/s CPU, heap +${r.heapGrowthMb} MB`);
+    line('emulator only (no fast path)', await runOutputBench({ fastPath: false }));
     for (const sliceChars of [4096, 16384, 65536, 262144]) {
-      const r = await runOutputBench({ sliceChars });
-      console.log(`  slice ${String(sliceChars).padStart(6)}: ${r.mbPerSec} MB/s wall, ${r.mbPerCpuSec} MB/s CPU, heap +${r.heapGrowthMb} MB`);
+      line(`slice ${sliceChars}`, await runOutputBench({ sliceChars }));
+      line(`slice ${sliceChars}, emulator only`, await runOutputBench({ sliceChars, fastPath: false }));
     }
   }
 }

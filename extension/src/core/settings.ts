@@ -6,6 +6,8 @@ export interface ShepherdSettings {
   /** Shell for new managed terminals; undefined uses the editor's default profile. */
   readonly shellPath: string | undefined;
   readonly shellIntegrationTimeoutMs: number;
+  /** Show a new managed terminal in the panel (without focus) so the user sees what runs. */
+  readonly revealOnCreate: boolean;
 }
 
 export const defaultSettings: ShepherdSettings = {
@@ -14,4 +16,5 @@ export const defaultSettings: ShepherdSettings = {
   outputLimitChars: 16_000,
   shellPath: undefined,
   shellIntegrationTimeoutMs: 10_000,
+  revealOnCreate: true,
 };

@@ -17,6 +17,7 @@ export function readSettings(): ShepherdSettings {
     outputLimitChars: clampNumber(config.get('output.limitChars'), defaultSettings.outputLimitChars, 1000, 1_000_000),
     shellPath: shellPath.length > 0 ? shellPath : undefined,
     shellIntegrationTimeoutMs: clampNumber(config.get('terminal.shellIntegrationTimeoutMs'), defaultSettings.shellIntegrationTimeoutMs, 1000, 120_000),
+    revealOnCreate: config.get<boolean>('terminal.revealOnCreate', defaultSettings.revealOnCreate) !== false,
   };
 }
 

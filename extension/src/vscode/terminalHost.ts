@@ -81,7 +81,9 @@ export class VsCodeTerminalHost implements TerminalHost {
     });
     const adapter = new TerminalAdapter(terminal);
     this.adapters.set(terminal, adapter);
-    terminal.show(true);
+    if (options.reveal) {
+      terminal.show(true);
+    }
     return adapter;
   }
 

@@ -8,9 +8,10 @@ import type { RunOutput } from '../../../extension/src/core/run/runOutput';
 class TextOutput implements RunOutput {
   text = '';
   private listeners = new Set<() => void>();
-  write(chunk: string): void {
+  write(chunk: string): boolean {
     this.text += chunk.replace(/\x1b\]633;[^\x07]*\x07/g, '');
     for (const l of this.listeners) l();
+    return true;
   }
   flush(): Promise<void> {
     return Promise.resolve();

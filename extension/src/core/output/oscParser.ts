@@ -88,6 +88,8 @@ export class OscParser {
   private body = '';
   /** True when the ESC that opened the current OSC was already emitted (see EscapeEmitted). */
   private openerEmitted = false;
+  /** True when the held ESC ended a marker: with a following backslash it is the ST, dropped. */
+  private escEndedMarker = false;
   private readonly maxMarkerChars: number;
 
   constructor(options: OscParserOptions = {}) {
@@ -110,15 +112,33 @@ export class OscParser {
     while (i < n) {
       switch (this.state) {
         case State.Ground: {
-          // Fast path: everything up to the next ESC is plain passthrough.
-          const next = chunk.indexOf('\x1b', i);
-          if (next < 0) {
-            emit(i === 0 ? chunk : chunk.slice(i));
-            i = n;
-          } else {
-            emit(chunk.slice(i, next));
-            this.state = State.Escape;
-            i = next + 1;
+          // Fast path: pass through runs of text, including escape sequences that are not OSC
+          // (colors, cursor movement), and stop only where an OSC may start.
+          const runStart = i;
+          for (;;) {
+            const esc = chunk.indexOf('\x1b', i);
+            if (esc < 0) {
+              emit(runStart === 0 ? chunk : chunk.slice(runStart));
+              i = n;
+              break;
+            }
+            const next = esc + 1 < n ? chunk.charCodeAt(esc + 1) : -1;
+            if (next === 0x5d /* ] */) {
+              emit(chunk.slice(runStart, esc));
+              this.openerEmitted = false;
+              this.state = State.OscPrefix;
+              this.body = '';
+              i = esc + 2;
+              break;
+            }
+            if (next < 0 || next === ESC || next === 0x7f || isExecutable(next)) {
+              // ESC at the chunk end, or followed by a control: let the state machine decide.
+              emit(chunk.slice(runStart, esc));
+              this.state = State.Escape;
+              i = esc + 1;
+              break;
+            }
+            i = esc + 2; // ESC + an ordinary character: not an OSC, keep scanning
           }
           break;
         }
@@ -126,6 +146,13 @@ export class OscParser {
         case State.EscapeEmitted: {
           const code = chunk.charCodeAt(i);
           const held = this.state === State.Escape ? '\x1b' : '';
+          const endedMarker = this.escEndedMarker;
+          this.escEndedMarker = false;
+          if (endedMarker && code === 0x5c /* \ */) {
+            this.state = State.Ground; // ESC \ (ST) closing a marker: part of the marker
+            i++;
+            break;
+          }
           if (code === 0x5d /* ] */) {
             this.openerEmitted = this.state === State.EscapeEmitted;
             this.state = State.OscPrefix;
@@ -158,23 +185,15 @@ export class OscParser {
   }
 
   /**
-   * Ends the stream: anything held back that is not a marker (a lone ESC, the start of an
-   * unfinished foreign OSC) is returned so no visible byte is lost. An unfinished marker is dropped.
+   * Ends the stream: a held-back lone ESC is returned so no byte that may be visible is lost. An
+   * unfinished marker (or OSC prefix that could still become one) is dropped: it shows nothing.
    */
   end(): string {
-    let rest = '';
-    switch (this.state) {
-      case State.Escape:
-        rest = '\x1b';
-        break;
-      case State.OscPrefix:
-        rest = this.isMarkerPrefix(this.body) ? '' : this.opener() + this.body;
-        break;
-      default:
-        break;
-    }
+    const rest = this.state === State.Escape && !this.escEndedMarker ? '\x1b' : '';
     this.state = State.Ground;
     this.body = '';
+    this.openerEmitted = false;
+    this.escEndedMarker = false;
     return rest;
   }
 
@@ -311,6 +330,7 @@ export class OscParser {
       this.openerEmitted = false;
     }
     this.state = code === ESC ? State.Escape : State.Ground;
+    this.escEndedMarker = code === ESC;
   }
 }
 

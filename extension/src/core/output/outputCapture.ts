@@ -29,9 +29,11 @@ export interface OutputCaptureOptions {
   readonly cols?: number;
   readonly rows?: number;
   readonly sliceChars?: number;
+  /** Render long runs of plain lines without the emulator (default true). */
+  readonly fastPath?: boolean;
   /** `write` returns false while more than this many characters wait for the renderer or disk. */
   readonly highWaterChars?: number;
-  /** How many markers `markers` keeps (oldest dropped first; default 1,000). */
+  /** How many markers `markers` keeps (oldest dropped first; default 1,000, and at most ~1 MB of values). */
   readonly maxMarkers?: number;
   readonly logger?: Logger;
 }
@@ -67,6 +69,21 @@ export interface OutputCaptureStats {
 }
 
 const DEFAULT_LIMIT = 16_000;
+/** Command lines and property values kept in `markers`, in characters (they can be 64 KiB each). */
+const MAX_MARKER_LOG_CHARS = 1_000_000;
+
+function markerChars(marker: ShellMarker): number {
+  switch (marker.kind) {
+    case 'commandLine':
+      return marker.value.length + (marker.nonce?.length ?? 0);
+    case 'property':
+      return marker.key.length + marker.value.length;
+    case 'other':
+      return marker.args.reduce((sum, a) => sum + a.length, 0);
+    default:
+      return 0;
+  }
+}
 
 type Region = 'output' | 'prompt';
 
@@ -98,11 +115,13 @@ export class OutputCapture {
   private droppedSinceOutput = false;
   private renderedAny = false;
   private readonly markerLog: ShellMarker[] = [];
+  private markerLogChars = 0;
 
   private readonly markerListeners = new Set<(marker: ShellMarker) => void>();
   private readonly writeListeners = new Set<() => void>();
   private closing: Promise<void> | undefined;
-  private finalScreen: string[] | undefined;
+  private finalScreen: readonly string[] | undefined;
+  private rendererErrorReported = false;
 
   constructor(options: OutputCaptureOptions = {}) {
     this.limit = Math.max(200, Math.floor(options.limitChars ?? DEFAULT_LIMIT));
@@ -118,6 +137,7 @@ export class OutputCapture {
       ...(options.cols !== undefined ? { cols: options.cols } : {}),
       ...(options.rows !== undefined ? { rows: options.rows } : {}),
       ...(options.sliceChars !== undefined ? { sliceChars: options.sliceChars } : {}),
+      ...(options.fastPath !== undefined ? { fastPath: options.fastPath } : {}),
     });
   }
 
@@ -158,6 +178,7 @@ export class OutputCapture {
   /** Resolves once everything written so far is rendered (and the log file has caught up). */
   async flush(): Promise<void> {
     await this.renderer.flush();
+    this.reportRendererError();
     if (this.file && this.file.bufferedChars >= this.highWater) {
       await this.file.drain();
     }
@@ -304,6 +325,7 @@ export class OutputCapture {
       this.route(rest);
     }
     await this.renderer.flush();
+    this.reportRendererError();
     const screen = [...this.renderer.currentScreen()];
     const screenText = screen.join('\n');
     if (!this.spilled && this.canonicalLength(screenText) > this.limit) {
@@ -337,10 +359,11 @@ export class OutputCapture {
   }
 
   private onMarkerSeen(marker: ShellMarker): void {
-    if (this.markerLog.length >= this.maxMarkers) {
-      this.markerLog.shift();
-    }
     this.markerLog.push(marker);
+    this.markerLogChars += markerChars(marker);
+    while (this.markerLog.length > this.maxMarkers || (this.markerLogChars > MAX_MARKER_LOG_CHARS && this.markerLog.length > 1)) {
+      this.markerLogChars -= markerChars(this.markerLog.shift()!);
+    }
     if (this.stripPrompt && marker.source === 'vscode') {
       switch (marker.kind) {
         case 'promptStart':
@@ -385,13 +408,20 @@ export class OutputCapture {
     if (this.head.length < this.headCap) {
       this.head += text.length <= this.headCap - this.head.length ? text : text.slice(0, this.headCap - this.head.length);
     }
-    this.tailText += text;
     if (this.spilled) {
       this.file?.append(text);
-      if (this.tailText.length > 2 * this.tailCap) {
-        this.tailText = this.tailText.slice(-this.tailCap);
+      if (text.length >= this.tailCap) {
+        this.tailText = text.slice(-this.tailCap);
+      } else {
+        this.tailText += text;
+        if (this.tailText.length > 2 * this.tailCap) {
+          this.tailText = this.tailText.slice(-this.tailCap);
+        }
       }
-    } else if (this.finalChars > this.limit) {
+      return;
+    }
+    this.tailText += text;
+    if (this.finalChars > this.limit) {
       this.spill();
     }
   }
@@ -413,7 +443,7 @@ export class OutputCapture {
     }
   }
 
-  private screenLines(): string[] {
+  private screenLines(): readonly string[] {
     return this.finalScreen ?? this.renderer.currentScreen();
   }
 
@@ -461,27 +491,50 @@ export class OutputCapture {
     const headBudget = Math.floor(budget / 2);
     const tailBudget = budget - headBudget;
 
-    // Head: the first characters of stream + screen, cut after a line break if one is near.
-    let headSource = this.head.slice(0, headBudget);
-    if (this.finalChars < headBudget && screen.length > 0) {
-      headSource += screen.slice(0, headBudget - this.finalChars);
-    }
-    const lastBreak = headSource.lastIndexOf('\n');
-    const head = lastBreak >= headBudget / 2 ? headSource.slice(0, lastBreak + 1) : headSource;
+    // Ending at a line break is worth a little room, not much (lines can be very long).
+    const slack = Math.max(80, Math.floor(budget * 0.05));
 
-    // Tail: the last characters, started after a line break if one is near.
+    // Head: the first characters of stream + screen (one more to see what follows).
+    let headSource = this.head.slice(0, headBudget + 1);
+    if (this.finalChars < headBudget + 1 && screen.length > 0) {
+      headSource += screen.slice(0, headBudget + 1 - this.finalChars);
+    }
+    let head = headSource.slice(0, headBudget);
+    if (!head.endsWith('\n') && headSource.charCodeAt(headBudget) !== 0x0a) {
+      const lastBreak = head.lastIndexOf('\n');
+      if (lastBreak >= 0 && lastBreak >= head.length - 1 - slack) {
+        head = head.slice(0, lastBreak + 1);
+      }
+    }
+
+    // Tail: the last characters, moved to the next line start if one is near.
     const streamEnd = screen.length > 0 ? this.tailText : this.tailText.slice(0, Math.max(0, this.tailText.length - this.trailingNewlines));
-    let tail = (streamEnd + screen).slice(-tailBudget);
-    const firstBreak = tail.indexOf('\n');
-    if (firstBreak >= 0 && firstBreak < tailBudget / 2) {
-      tail = tail.slice(firstBreak + 1);
+    const tailSource = streamEnd + screen;
+    let tailStart = Math.max(0, tailSource.length - tailBudget);
+    if (tailStart > 0 && tailSource.charCodeAt(tailStart - 1) !== 0x0a) {
+      const nextBreak = tailSource.indexOf('\n', tailStart);
+      if (nextBreak >= 0 && nextBreak - tailStart <= slack) {
+        tailStart = nextBreak + 1;
+      }
     }
+    const tail = tailSource.slice(tailStart);
 
+    // Omitted lines are those not shown at all: a line cut at the end of the head is partly shown.
     const omittedChars = Math.max(0, total - head.length - tail.length);
-    const omittedLines = Math.max(0, this.canonicalNewlines(screen) - countNewlines(head) - countNewlines(tail));
+    const omittedBreaks = this.canonicalNewlines(screen) - countNewlines(head) - countNewlines(tail);
+    const partialHeadLine = head.length > 0 && !head.endsWith('\n') && omittedBreaks > 0 ? 1 : 0;
+    const omittedLines = Math.max(0, omittedBreaks - partialHeadLine);
     const output = `${head}${head.length === 0 || head.endsWith('\n') ? '' : '\n'}${marker(omittedChars, omittedLines)}\n${tail}`;
     const snapshot: OutputSnapshot = { output, truncated: true, totalChars: total, totalLines };
     return file ? { ...snapshot, outputFile: file } : snapshot;
+  }
+
+  private reportRendererError(): void {
+    const error = this.renderer.error;
+    if (error && !this.rendererErrorReported) {
+      this.rendererErrorReported = true;
+      this.logger?.warn('rendering terminal output failed', error);
+    }
   }
 
   private safely(fn: () => void): void {

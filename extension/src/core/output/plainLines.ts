@@ -224,6 +224,10 @@ export function findPlainRun(data: string, minLines: number, state: PlainLineSta
   let starts: number[] = [];
   let runStart = 0;
   let pos = 0;
+  // Most lines are printable ASCII only; find the next character that needs a closer look once,
+  // instead of classifying every line character by character.
+  const special = /[^\x20-\x7e\n]/g;
+  let nextSpecial = -1;
   while (pos < data.length) {
     const nl = data.indexOf('\n', pos);
     if (nl < 0) {
@@ -233,7 +237,14 @@ export function findPlainRun(data: string, minLines: number, state: PlainLineSta
     while (contentEnd > pos && data.charCodeAt(contentEnd - 1) === 0x0d) {
       contentEnd--;
     }
-    const text = contentEnd < nl ? renderPlainLine(data.slice(pos, contentEnd), state) : undefined;
+    let text: string | undefined;
+    if (contentEnd < nl) {
+      if (nextSpecial < pos) {
+        special.lastIndex = pos;
+        nextSpecial = special.exec(data)?.index ?? data.length;
+      }
+      text = nextSpecial >= contentEnd ? trimSpaces(data.slice(pos, contentEnd)) : renderPlainLine(data.slice(pos, contentEnd), state);
+    }
     if (text === undefined) {
       // not plain (or a bare LF): a run ends here
       if (lines.length >= minLines) {

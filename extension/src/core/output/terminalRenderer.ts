@@ -21,6 +21,7 @@
  * cursor at column 0 with nothing below it, default modes, full scroll region, default charset).
  */
 import { Terminal, type IBuffer, type IBufferLine, type IMarker } from '@xterm/headless';
+import { EscapeStateTracker } from './escapeState';
 import { findPlainRun } from './plainLines';
 
 export interface TerminalRendererOptions {
@@ -38,6 +39,8 @@ export interface TerminalRendererOptions {
   readonly maxLineChars?: number;
   /** Render long runs of plain lines without the emulator (default true; off only to compare). */
   readonly fastPath?: boolean;
+  /** How long a flush waits for an emulator that makes no progress (default 10 s). */
+  readonly stallMs?: number;
 }
 
 /** Queue entry asking for a line break unless the cursor is at the start of a line. */
@@ -62,17 +65,25 @@ export class TerminalRenderer {
   private readonly sliceChars: number;
   private readonly maxLineChars: number;
   private readonly harvestEvery: number;
+  private readonly scrollback: number;
+  private readonly stallMs: number;
+  /** True while the blank rows that fill the scrollback ring at start are being written. */
+  private priming = true;
 
   private readonly queue: QueueItem[] = [];
   private queueHead = 0;
   /** Characters in the queue, plus those handed to xterm and not yet processed. */
   private queued = 0;
   private inFlight = 0;
+  /** Guards pump against re-entry from an output callback (slices must stay in order). */
+  private pumping = false;
   private readonly fastPath: boolean;
   /** Facts the fast path relies on, tracked from parser hooks (conservatively). */
   private normalRegionFull = true;
   private charsetTouched = false;
   private defaultTabs = true;
+  /** Whether xterm's parser is between sequences after everything handed to it. */
+  private readonly escapeState = new EscapeStateTracker();
   private readonly idleWaiters: Array<() => void> = [];
 
   /** Marker on the last harvested row of the normal buffer; undefined: nothing harvested yet. */
@@ -82,24 +93,31 @@ export class TerminalRenderer {
   private scrollsSinceHarvest = 0;
   private altActive = false;
   private disposed = false;
-  private screenCache: { version: number; lines: string[] } | undefined;
+  private screenCache: { version: number; lines: readonly string[] } | undefined;
   private version = 0;
   private lostRows = false;
   private directLineCount = 0;
+  private failure: Error | undefined;
+  /** Set when xterm stopped calling back (an internal error): input is dropped from then on. */
+  private stalled = false;
+  private lastProgressAt = 0;
+  private watchdog: NodeJS.Timeout | undefined;
 
   constructor(options: TerminalRendererOptions) {
-    this.cols = Math.max(20, Math.floor(options.cols ?? 300));
+    this.cols = Math.max(2, Math.floor(options.cols ?? 300));
     this.rows = Math.max(2, Math.floor(options.rows ?? 50));
     const scrollback = Math.max(8, Math.floor(options.scrollback ?? 200));
+    this.scrollback = scrollback;
     this.harvestEvery = Math.floor(scrollback / 2);
     this.sliceChars = Math.max(64, Math.floor(options.sliceChars ?? 64 * 1024));
     this.maxLineChars = Math.max(this.cols * 2, Math.floor(options.maxLineChars ?? 64 * 1024));
     this.onOutput = options.onOutput;
     this.fastPath = options.fastPath ?? true;
+    this.stallMs = Math.max(1, options.stallMs ?? 10_000);
     this.term = new Terminal({ cols: this.cols, rows: this.rows, scrollback, allowProposedApi: true, logLevel: 'off' });
 
     this.term.onScroll(() => {
-      if (!this.altActive && ++this.scrollsSinceHarvest >= this.harvestEvery) {
+      if (!this.priming && !this.altActive && ++this.scrollsSinceHarvest >= this.harvestEvery) {
         this.harvest();
       }
     });
@@ -133,6 +151,19 @@ export class TerminalRenderer {
       return false;
     });
     parser.registerCsiHandler({ final: 'b' }, (params) => typeof params[0] === 'number' && params[0] > MAX_REPEAT);
+    // Scrolling or inserting/deleting rows in place can put a different row right below the
+    // scrollback; read what scrolled first, so each line's end is judged by the row that followed
+    // it when it left the screen.
+    const harvestFirst = (): boolean => {
+      if (!this.altActive) {
+        this.harvest();
+      }
+      return false;
+    };
+    for (const final of ['S', 'T', 'L', 'M']) {
+      parser.registerCsiHandler({ final }, harvestFirst);
+    }
+    parser.registerEscHandler({ final: 'M' }, harvestFirst);
 
     // State the fast path depends on. Each hook only observes (returns false).
     parser.registerCsiHandler({ final: 'r' }, (params) => {
@@ -169,11 +200,18 @@ export class TerminalRenderer {
       this.defaultTabs = false; // TBC clears tab stops
       return false;
     });
+
+    // Fill the scrollback ring with blank rows (not output) before any data: from then on the
+    // buffer's base row index stays fixed, which makes positions saved by DECSC (absolute buffer
+    // rows in xterm) independent of how many rows the fast path skipped.
+    const prime = '\n'.repeat(this.rows - 1 + scrollback) + '\x1b[H';
+    this.queued += prime.length;
+    this.writeToTerminal(prime);
   }
 
   /** Queues raw data (shell-integration markers already removed). */
   write(data: string): void {
-    if (this.disposed || data.length === 0) {
+    if (this.disposed || this.stalled || data.length === 0) {
       return;
     }
     if (data.includes('\x0e')) {
@@ -193,12 +231,24 @@ export class TerminalRenderer {
     this.pump();
   }
 
-  /** Resolves once everything written so far is parsed, harvested and emitted. */
+  /**
+   * Resolves once everything written so far is parsed, harvested and emitted. If xterm stops
+   * making progress (an exception inside its parser leaves its queue stuck), it resolves after
+   * `stallMs` without progress instead of never; `error` then says why.
+   */
   flush(): Promise<void> {
     if (this.isIdle()) {
       return Promise.resolve();
     }
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    return new Promise((resolve) => {
+      this.idleWaiters.push(resolve);
+      this.watch();
+    });
+  }
+
+  /** The first error met while rendering (rendering continues where it can). */
+  get error(): Error | undefined {
+    return this.failure;
   }
 
   /** Characters written but not yet processed by the emulator. */
@@ -224,7 +274,7 @@ export class TerminalRenderer {
    * The not-yet-final lines of the normal screen, trailing blank lines dropped. The first line may
    * continue text already emitted (when an overlong line was emitted in pieces).
    */
-  currentScreen(): string[] {
+  currentScreen(): readonly string[] {
     if (this.disposed) {
       return [];
     }
@@ -258,6 +308,10 @@ export class TerminalRenderer {
       return;
     }
     this.disposed = true;
+    if (this.watchdog) {
+      clearInterval(this.watchdog);
+      this.watchdog = undefined;
+    }
     this.queue.length = 0;
     this.queueHead = 0;
     this.queued = 0;
@@ -270,7 +324,32 @@ export class TerminalRenderer {
   // Feeding the emulator
 
   private isIdle(): boolean {
-    return this.disposed || (this.inFlight === 0 && this.queueHead >= this.queue.length);
+    return this.disposed || this.stalled || (this.inFlight === 0 && this.queueHead >= this.queue.length);
+  }
+
+  /** While someone waits for a flush, checks that xterm keeps calling back. */
+  private watch(): void {
+    if (this.watchdog) {
+      return;
+    }
+    this.watchdog = setInterval(() => {
+      if (this.isIdle() || this.idleWaiters.length === 0) {
+        clearInterval(this.watchdog);
+        this.watchdog = undefined;
+        return;
+      }
+      if (this.inFlight > 0 && Date.now() - this.lastProgressAt > this.stallMs) {
+        this.recordError(new Error(`the terminal emulator made no progress for ${this.stallMs} ms; output after this point is dropped`));
+        this.stalled = true;
+        this.queue.length = 0;
+        this.queueHead = 0;
+        this.queued = 0;
+        clearInterval(this.watchdog);
+        this.watchdog = undefined;
+        this.resolveIdle();
+      }
+    }, Math.min(1000, this.stallMs));
+    this.watchdog.unref?.();
   }
 
   private resolveIdle(): void {
@@ -282,7 +361,19 @@ export class TerminalRenderer {
 
   /** Hands the next slice to xterm; one slice is in flight at a time so state checks see it all. */
   private pump(): void {
-    while (!this.disposed && this.inFlight === 0) {
+    if (this.pumping) {
+      return;
+    }
+    this.pumping = true;
+    try {
+      this.pumpSlices();
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private pumpSlices(): void {
+    while (!this.disposed && !this.stalled && this.inFlight === 0) {
       while (this.queueHead < this.queue.length && this.queue[this.queueHead] === LINE_START) {
         this.queueHead++;
         if (!this.altActive && this.term.buffer.active.cursorX !== 0) {
@@ -314,14 +405,23 @@ export class TerminalRenderer {
   }
 
   private writeToTerminal(slice: string): void {
+    if (this.fastPath) {
+      this.escapeState.feed(slice);
+    }
     this.inFlight = 1;
+    this.lastProgressAt = Date.now();
     this.term.write(slice, () => {
       this.inFlight = 0;
+      this.lastProgressAt = Date.now();
       this.queued -= slice.length;
       if (this.disposed) {
         return;
       }
-      if (!this.altActive) {
+      if (this.priming) {
+        this.priming = false;
+        const buffer = this.term.buffer.normal;
+        this.marker = this.term.registerMarker(buffer.baseY - 1 - (buffer.baseY + buffer.cursorY));
+      } else if (!this.altActive) {
         this.harvest();
       }
       this.version++;
@@ -345,7 +445,8 @@ export class TerminalRenderer {
   private planFastPath(slice: string): { write: string; requeue: string } {
     const keep = this.rows;
     const state = { cols: this.cols, defaultTabs: this.defaultTabs };
-    if (this.charsetTouched || !this.normalRegionFull) {
+    // The slice must start between sequences: a previous slice may have ended inside one.
+    if (this.charsetTouched || !this.normalRegionFull || !this.escapeState.atGround) {
       return { write: slice, requeue: '' };
     }
     const run = findPlainRun(slice, keep + FAST_PATH_MIN_GAIN, state);
@@ -363,11 +464,8 @@ export class TerminalRenderer {
     const above = this.screenLines(buffer, buffer.baseY, buffer.cursorY, this.pending);
     this.pending = undefined;
     const direct = run.lines.length - keep;
-    let text = above.length > 0 ? above.join('\n') + '\n' : '';
-    for (let i = 0; i < direct; i++) {
-      text += run.lines[i] + '\n';
-    }
-    this.onOutput(text);
+    run.lines.length = direct;
+    this.emit(above.concat(run.lines).join('\n') + '\n');
     this.directLineCount += direct;
     const tail = slice.slice(run.starts[direct], run.end);
     this.queued -= slice.length - tail.length - (slice.length - run.end);
@@ -380,7 +478,8 @@ export class TerminalRenderer {
   /** True if printing plain lines from the cursor on behaves like appending them. */
   private atCleanLineStart(): boolean {
     const buffer = this.term.buffer.normal;
-    if (buffer.cursorX !== 0) {
+    // With the ring full the base row stays put whether lines scroll through xterm or not.
+    if (buffer.cursorX !== 0 || buffer.baseY !== this.scrollback) {
       return false;
     }
     const modes = this.term.modes;
@@ -446,9 +545,21 @@ export class TerminalRenderer {
   // -------------------------------------------------------------------------------------------
   // Harvesting finished rows
 
-  /** Reads every row that scrolled into the normal buffer's scrollback since the last harvest. */
+  /** Harvests, never throwing into xterm's parser (that would stall its write queue). */
   private harvest(): void {
+    try {
+      this.harvestRows();
+    } catch (error) {
+      this.recordError(error);
+    }
+  }
+
+  /** Reads every row that scrolled into the normal buffer's scrollback since the last harvest. */
+  private harvestRows(): void {
     this.scrollsSinceHarvest = 0;
+    if (this.altActive) {
+      return; // the normal buffer is frozen meanwhile, and markers cannot be placed on it
+    }
     const buffer = this.term.buffer.normal;
     const end = buffer.baseY; // rows [0, end) are scrollback
     let start = 0;
@@ -467,7 +578,7 @@ export class TerminalRenderer {
         if (line.isWrapped && this.pending !== undefined) {
           this.pending += text;
           if (this.pending.length > this.maxLineChars) {
-            this.onOutput(this.pending);
+            this.emit(this.pending);
             this.pending = '';
           }
         } else {
@@ -490,7 +601,19 @@ export class TerminalRenderer {
   }
 
   private emitLine(text: string): void {
-    this.onOutput(trimTrailingSpaces(text) + '\n');
+    this.emit(trimTrailingSpaces(text) + '\n');
+  }
+
+  private emit(text: string): void {
+    try {
+      this.onOutput(text);
+    } catch (error) {
+      this.recordError(error);
+    }
+  }
+
+  private recordError(error: unknown): void {
+    this.failure ??= error instanceof Error ? error : new Error(String(error));
   }
 
   /**

@@ -106,7 +106,8 @@ export class CommandRun {
     const drain = (async () => {
       try {
         for await (const chunk of execution.read()) {
-          this.output.write(chunk);
+          // Backpressure: a fast producer must not pile up unrendered data in memory.
+          if (!this.output.write(chunk)) await this.output.flush();
         }
       } catch (error) {
         this.env.logger.warn(`run ${this.id}: reading output failed`, error);
@@ -414,7 +415,8 @@ export class CommandRun {
       ]);
       clearTimeout(timeout);
     }
-    await this.output.flush();
+    // The output is final: close it so the log file holds everything before anyone reads it.
+    await this.output.close();
     if (!this.active) {
       return;
     }

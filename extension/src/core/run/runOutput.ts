@@ -6,8 +6,8 @@ export interface RunOutputSnapshot {
 }
 
 export interface RunOutput {
-  /** Raw terminal data as read from the execution stream. */
-  write(chunk: string): void;
+  /** Raw terminal data as read from the execution stream; false asks the writer to flush() first. */
+  write(chunk: string): boolean;
   /** Resolves once everything written so far is rendered. */
   flush(): Promise<void>;
   snapshot(): RunOutputSnapshot;
@@ -15,5 +15,6 @@ export interface RunOutput {
   lastLines(count: number): string[];
   readonly totalChars: number;
   onDidWrite(listener: () => void): { dispose(): void };
+  /** No more data: render the rest and complete the log file. Reading keeps working. */
   close(): Promise<void>;
 }

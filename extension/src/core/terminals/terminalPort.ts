@@ -35,6 +35,8 @@ export interface CreateTerminalOptions {
   readonly name: string;
   readonly cwd?: string;
   readonly shellPath?: string;
+  /** Show the terminal in the panel, without taking focus. */
+  readonly reveal: boolean;
 }
 
 export interface TerminalHost {

@@ -58,7 +58,8 @@ export interface TerminalSessionView {
 }
 
 const TERMINAL_TITLE_PREFIX = 'Shepherd: ';
-const SETTLE_MS = 5;
+/** After the OS confirmed the shell idle: lets events already queued behind the end arrive. */
+const SETTLE_MS = 2;
 const PROBE_INTERVAL_MS = 50;
 const DRAIN_TIMEOUT_MS = 1000;
 const BACKGROUND_GLANCE_MS = 300;
@@ -255,9 +256,17 @@ export class TerminalService implements Disposable {
     return run.result('cancelled', `Cancelled by the client: Ctrl+C was sent to terminal "${session.name}".${still}`);
   }
 
+  /** The result of a run, with the next step for statuses that are not final (structured clients read only this). */
   private report(session: TerminalSession, run: CommandRun, status: RunStatus, message?: string): Promise<TerminalRunResult> {
-    if (status === 'terminal_closed' && message === undefined) {
-      message = `Terminal "${session.name}" was closed (by the user or because its shell exited) before the command finished.`;
+    const name = JSON.stringify(session.name);
+    if (message === undefined) {
+      if (status === 'terminal_closed') {
+        message = `Terminal ${name} was closed (by the user or because its shell exited) before the command finished.`;
+      } else if (status === 'waiting_for_input') {
+        message = `The command waits for input. Answer with terminal_input {name: ${name}, text: "..."}, or stop it with terminal_input {name: ${name}, text: "\\u0003"}.`;
+      } else if (status === 'running') {
+        message = `It keeps running. Check on it with terminal_state {name: ${name}} (wait: true blocks until it ends), stop it with terminal_input {name: ${name}, text: "\\u0003"}.`;
+      }
     }
     return run.result(status, message);
   }
@@ -339,6 +348,7 @@ export class TerminalService implements Disposable {
     const settings = this.deps.settings();
     const terminal = this.deps.host.create({
       name: `${TERMINAL_TITLE_PREFIX}${name}`,
+      reveal: settings.revealOnCreate,
       ...(cwd !== undefined ? { cwd } : this.deps.workspaceFolder() !== undefined ? { cwd: this.deps.workspaceFolder()! } : {}),
       ...(settings.shellPath ? { shellPath: settings.shellPath } : {}),
     });

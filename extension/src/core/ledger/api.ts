@@ -1,0 +1,78 @@
+/**
+ * The process ledger's public API, in one place: what the extension, the bridge handlers
+ * (process/list, process/kill, process/killOrphans, process/summary) and the views use.
+ */
+import type { KillResult, LedgerSummary, ListProcessesResult, TrackedProcess } from '../../../../common/src/protocol';
+import type { Disposable } from '../terminals/terminalPort';
+import { DEFAULT_MAX_LOG_BYTES } from './ledgerStore';
+
+/** Read on every poll, so a settings change applies at once. */
+export interface LedgerSettings {
+  /** How often a terminal's process tree is polled while a command runs there (ms). */
+  readonly pollIntervalMs: number;
+  /**
+   * How often terminals without a running command but with live tracked processes, escaped
+   * processes and orphans are checked (ms): background jobs that exit become `completed`.
+   */
+  readonly idlePollIntervalMs: number;
+  /** Size of process-log.jsonl past which it is rotated to process-log.1.jsonl (bytes). */
+  readonly logMaxBytes: number;
+}
+
+export const defaultLedgerSettings: LedgerSettings = { pollIntervalMs: 1000, idlePollIntervalMs: 5000, logMaxBytes: DEFAULT_MAX_LOG_BYTES };
+
+export interface LedgerStartup {
+  /** Processes a gone window left running, now adopted by this window (policy is the caller's). */
+  readonly orphans: TrackedProcess[];
+  /** Entries of gone windows whose process had exited or whose pid was reused: logged `closed`. */
+  readonly closed: number;
+  /** Entries of other live windows, left alone. */
+  readonly foreign: number;
+  /** Entries of active-processes.json dropped as unusable. */
+  readonly skippedEntries: number;
+  /** active-processes.json was not readable as a ledger file and was treated as empty. */
+  readonly activeFileCorrupt: boolean;
+}
+
+export interface ProcessLedger {
+  /** This window's session id (names sessions/<id>.json; stamps every log line). */
+  readonly sessionId: string;
+
+  /**
+   * Reads active-processes.json once: entries of gone windows whose process is alive with the
+   * same identity become this window's orphans; gone ones are closed in the log; entries of
+   * live windows are left alone. Idempotent (later calls return the first result). Call it
+   * before terminal events arrive; events that arrive earlier are still tracked.
+   */
+  start(): Promise<LedgerStartup>;
+
+  /** A managed terminal exists; its shell is the root of what it spawns (not tracked itself). */
+  terminalOpened(name: string, shellPid: number | undefined): void;
+  /** A command started in the terminal: its tree is polled every pollIntervalMs. */
+  runStarted(name: string): void;
+  /** The command ended: a final snapshot now (background jobs stay tracked at the idle cadence). */
+  runEnded(name: string): void;
+  /** The terminal closed: its processes still running are killed (identity-checked) and logged `killed`. */
+  terminalClosed(name: string): Promise<KillResult>;
+
+  /** Polls every open terminal and checks every live process now (e.g. before process/list). */
+  refresh(): Promise<void>;
+
+  /** This window's running processes as trees under their shells, and the orphans still alive. From memory. */
+  list(): ListProcessesResult;
+  /**
+   * Kills a tracked process (running or orphaned) and its tree, after re-checking its identity.
+   * Anything else — pid 1, the extension host, a shell, an unknown or ended pid — is refused
+   * with a ShepherdError ProcessNotOwned that says what to do instead.
+   */
+  kill(pid: number): Promise<KillResult>;
+  /** Kills every orphan still alive (with its tree). */
+  killOrphans(): Promise<KillResult>;
+  /** Running and orphaned processes, one line each. From memory, no I/O: cheap for every tool response. */
+  summary(): LedgerSummary;
+  /** Called with the new summary after each change (a process appeared, ended, or its ports changed). */
+  onDidChange(listener: (summary: LedgerSummary) => void): Disposable;
+
+  /** Stops polling and writes active-processes.json and the session summary a last time. Processes keep running. */
+  dispose(): Promise<void>;
+}

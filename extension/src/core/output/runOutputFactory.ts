@@ -1,0 +1,27 @@
+import type { Logger } from '../../../../common/src/logger';
+import type { RunOutput } from '../run/runOutput';
+import { logFilePath, pruneLogFiles } from './logFile';
+import { OutputCapture } from './outputCapture';
+
+export interface RunOutputFactoryOptions {
+  /** Where full logs of truncated outputs go (.devtools/logs in the workspace). */
+  readonly logsDir: string;
+  /** Read per run, so a settings change applies to the next run. */
+  readonly limitChars: () => number;
+  readonly logger: Logger;
+  /** How many log files to keep; older ones are deleted when a new one is opened. */
+  readonly keepLogFiles?: number;
+}
+
+/** Creates each run's output pipeline: rendered, bounded, with its full log under logsDir. */
+export function createRunOutputFactory(options: RunOutputFactoryOptions): (terminalName: string) => RunOutput {
+  return (terminalName) =>
+    new OutputCapture({
+      limitChars: options.limitChars(),
+      logger: options.logger,
+      logFilePath: () => {
+        void pruneLogFiles(options.logsDir, (options.keepLogFiles ?? 50) - 1).catch((error: unknown) => options.logger.debug('pruning logs failed', error));
+        return logFilePath(options.logsDir, terminalName);
+      },
+    });
+}

@@ -1,0 +1,156 @@
+/**
+ * Benchmarks of the real chain (MCP SDK client -> dist/mcp-server.js -> bridge -> extension in a
+ * real VS Code -> terminal -> bash), each against the floor measured in the same window and run:
+ * a bare shellIntegration.executeCommand -> end-event round trip in the extension host, with no
+ * grace, no confirmation and no bridge.
+ */
+import { performance } from 'node:perf_hooks';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { serverScript } from '../support/mcpClient';
+import { openShepherdWindow, type ShepherdWindow } from '../support/shepherdE2e';
+import { ensureVsCode } from '../support/vscodeInstall';
+import { summarize, type Stats } from './stats';
+
+export interface ChainBenchResult {
+  readonly runs: number;
+  /** Bare executeCommand -> end event in the extension host (ms). */
+  readonly floorTrue: Stats;
+  readonly floorSleep: Stats;
+  /** terminal_run round trip seen by the MCP client (ms). */
+  readonly runTrue: Stats;
+  readonly runSleep: Stats;
+  /** Time beyond the command's own time: round trip minus 0 (true) or 300 ms (sleep 0.3). */
+  readonly overheadTrue: Stats;
+  readonly overheadSleep: Stats;
+  readonly floorOverheadSleep: Stats;
+  readonly throughput: {
+    readonly megabytes: number;
+    readonly runMs: number;
+    readonly floorMs: number;
+    readonly runMbPerSec: number;
+    readonly floorMbPerSec: number;
+    readonly outputChars: number;
+    readonly truncated: boolean;
+    readonly extHostRssGrowthMb: number;
+    readonly extHostHeapGrowthMb: number;
+    readonly floorRssGrowthMb: number;
+    readonly floorHeapGrowthMb: number;
+  };
+  readonly coldStart: Stats;
+}
+
+/** Runs in the extension host: a bash terminal of its own and N bare round trips of `command`. */
+const FLOOR = (command: string, runs: number, drain: boolean): string => `
+  const term = state.floorTerminal ??= vscode.window.createTerminal({ name: 'bench floor', shellPath: '/bin/bash', isTransient: true });
+  const si = term.shellIntegration ?? await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no shell integration in 20 s')), 20000);
+    const d = vscode.window.onDidChangeTerminalShellIntegration((e) => { if (e.terminal === term) { clearTimeout(timer); d.dispose(); resolve(e.shellIntegration); } });
+  });
+  const times = [];
+  for (let i = 0; i < ${runs}; i++) {
+    const t0 = performance.now();
+    const execution = si.executeCommand(${JSON.stringify(command)});
+    const ended = new Promise((resolve) => {
+      const d = vscode.window.onDidEndTerminalShellExecution((e) => { if (e.execution === execution) { d.dispose(); resolve(); } });
+    });
+    ${drain ? 'let n = 0; for await (const chunk of execution.read()) n += chunk.length;' : ''}
+    await ended;
+    times.push(performance.now() - t0);
+  }
+  return times;
+`;
+
+/** Extension host memory after a full GC (exposed for the measurement only), after a short pause. */
+const MEMORY = `
+  require('v8').setFlagsFromString('--expose_gc');
+  const gc = require('vm').runInNewContext('gc');
+  await new Promise((r) => setTimeout(r, 1000));
+  gc(); gc();
+  const m = process.memoryUsage();
+  return { rss: m.rss, heap: m.heapUsed };
+`;
+
+async function timeRuns(win: ShepherdWindow, command: string, runs: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    const result = await win.run('terminal_run', { command, name: 'bench' });
+    times.push(performance.now() - t0);
+    if (result.status !== 'completed') throw new Error(`bench run of ${command} ended ${result.status}`);
+  }
+  return times;
+}
+
+async function coldStarts(workspace: string, runs: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    const client = new Client({ name: 'bench', version: '1' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [serverScript, '--workspace', workspace], stderr: 'ignore' }));
+    await client.listTools();
+    times.push(performance.now() - t0);
+    await client.close();
+  }
+  return times;
+}
+
+export async function runChainBench(options: { runs?: number; megabytes?: number } = {}): Promise<ChainBenchResult> {
+  const runs = options.runs ?? 20;
+  const megabytes = options.megabytes ?? 20;
+  await ensureVsCode();
+  // Both the floor's terminal and ours stay hidden: a visible terminal costs the workbench's
+  // rendering on every command (it doubled both round trips in headless Chromium).
+  const win = await openShepherdWindow({ label: 'bench', settings: { 'terminalShepherd.terminal.revealOnCreate': false } });
+  try {
+    const ev = <T>(code: string, timeoutMs = 300_000) => win.vscode.driver.evaluate<T>(code, { timeoutMs });
+    // Warm both paths (first terminal creation, JIT) before measuring.
+    await ev(FLOOR('true', 3, false));
+    await timeRuns(win, 'true', 3);
+
+    const floorTrue = await ev<number[]>(FLOOR('true', runs, false));
+    const runTrue = await timeRuns(win, 'true', runs);
+    const floorSleep = await ev<number[]>(FLOOR('sleep 0.3', runs, false));
+    const runSleep = await timeRuns(win, 'sleep 0.3', runs);
+
+    const bytes = megabytes * 1_000_000;
+    // 100-character lines, so the rendering is like a real build log rather than one huge line.
+    const big = `yes 'terminal shepherd throughput line 0123456789 abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUV' | head -c ${bytes}`;
+    const baseline = await ev<{ rss: number; heap: number }>(MEMORY);
+    const floorBig = (await ev<number[]>(FLOOR(big, 1, true)))[0]!;
+    const before = await ev<{ rss: number; heap: number }>(MEMORY);
+    const t0 = performance.now();
+    const result = await win.run('terminal_run', { command: big, name: 'bench', timeout: 600_000 });
+    const runMs = performance.now() - t0;
+    const after = await ev<{ rss: number; heap: number }>(MEMORY);
+
+    const cold = await coldStarts(win.workspace, 10);
+    return {
+      runs,
+      floorTrue: summarize(floorTrue),
+      floorSleep: summarize(floorSleep),
+      runTrue: summarize(runTrue),
+      runSleep: summarize(runSleep),
+      overheadTrue: summarize(runTrue),
+      overheadSleep: summarize(runSleep.map((t) => t - 300)),
+      floorOverheadSleep: summarize(floorSleep.map((t) => t - 300)),
+      throughput: {
+        megabytes,
+        runMs,
+        floorMs: floorBig,
+        runMbPerSec: megabytes / (runMs / 1000),
+        floorMbPerSec: megabytes / (floorBig / 1000),
+        outputChars: result.output.length,
+        truncated: result.truncated === true,
+        extHostRssGrowthMb: (after.rss - before.rss) / 1e6,
+        extHostHeapGrowthMb: (after.heap - before.heap) / 1e6,
+        floorRssGrowthMb: (before.rss - baseline.rss) / 1e6,
+        floorHeapGrowthMb: (before.heap - baseline.heap) / 1e6,
+      },
+      coldStart: summarize(cold),
+    };
+  } finally {
+    await win.stop(false);
+  }
+}
+

@@ -1,0 +1,67 @@
+/**
+ * `npm run bench`: every benchmark, figures printed (never asserted), ratios measured in one run.
+ *   npm run bench                 all
+ *   npm run bench -- chain        only the real-chain benchmark (also: output, process, ledger)
+ */
+import { cpus, loadavg } from 'node:os';
+import { runChainBench } from './chainBench';
+import { runOutputBench } from './outputBench';
+import { runProcessBench } from './processBench';
+import { ms, type Stats } from './stats';
+
+const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const wants = (name: string): boolean => only.length === 0 || only.includes(name);
+const line = (label: string, value: string): void => console.log(`  ${label.padEnd(58)} ${value}`);
+const dist = (s: Pick<Stats, 'p50' | 'p95'>): string => `p50 ${ms(s.p50)}   p95 ${ms(s.p95)}`;
+
+async function main(): Promise<void> {
+  console.log(`Terminal Shepherd benchmarks — ${cpus().length} CPUs, load ${loadavg()[0]!.toFixed(2)}, Node ${process.version}\n`);
+
+  if (wants('chain')) {
+    const c = await runChainBench();
+    console.log(`Real chain: MCP client -> MCP server -> bridge -> extension (code-server) -> bash, ${c.runs} runs each`);
+    line('floor: bare executeCommand -> end event, `true`', dist(c.floorTrue));
+    line('terminal_run round trip, `true` (= its overhead)', dist(c.runTrue));
+    line('ratio terminal_run / floor, `true` (p50; goal <= 1.3)', (c.overheadTrue.p50 / c.floorTrue.p50).toFixed(2));
+    line('floor overhead, `sleep 0.3` (round trip - 300 ms)', dist(c.floorOverheadSleep));
+    line('terminal_run overhead, `sleep 0.3` (round trip - 300 ms)', dist(c.overheadSleep));
+    line('ratio terminal_run / floor overhead, `sleep 0.3` (p50)', (c.overheadSleep.p50 / c.floorOverheadSleep.p50).toFixed(2));
+    const t = c.throughput;
+    line(`throughput, ${t.megabytes} MB of 100-char lines, terminal_run`, `${ms(t.runMs)}  (${t.runMbPerSec.toFixed(1)} MB/s)`);
+    line(`throughput, same output drained raw by the floor`, `${ms(t.floorMs)}  (${t.floorMbPerSec.toFixed(1)} MB/s)`);
+    line('ratio terminal_run / floor, throughput time', (t.runMs / t.floorMs).toFixed(2));
+    line('extension host RSS / heap growth, terminal_run (after GC)', `${t.extHostRssGrowthMb.toFixed(1)} MB / ${t.extHostHeapGrowthMb.toFixed(1)} MB`);
+    line('extension host RSS / heap growth, floor drain (after GC)', `${t.floorRssGrowthMb.toFixed(1)} MB / ${t.floorHeapGrowthMb.toFixed(1)} MB`);
+    line('result size (truncated head + tail)', `${t.outputChars} chars, truncated=${t.truncated}`);
+    line('MCP server cold start to first tools/list (10 runs)', dist(c.coldStart));
+    console.log();
+  }
+
+  if (wants('output')) {
+    const o = await runOutputBench();
+    console.log('Output pipeline alone (render + head/tail + log file), in process');
+    line('throughput', `${o.mbPerSec.toFixed(1)} MB/s`);
+    line('heap / RSS growth', `${o.heapGrowthMb.toFixed(1)} MB / ${o.rssGrowthMb.toFixed(1)} MB`);
+    console.log();
+  }
+
+  if (wants('process')) {
+    const p = await runProcessBench();
+    console.log(`Process monitor (Linux /proc), ${p.processCount} processes on the machine`);
+    line('full snapshot, listAll (goal p50 < 15 ms)', dist(p.listAll));
+    line('full snapshot, cold cache', dist(p.listAllColdCache));
+    line(`descendants of a shell (${p.descendants.found} found)`, dist(p.descendants));
+    if (p.probeShellIdle) line('probeShell at the prompt', dist(p.probeShellIdle));
+    if (p.probeShellJob) line('probeShell during a job', dist(p.probeShellJob));
+    for (const note of p.notes) console.log(`  note: ${note}`);
+    console.log();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,88 @@
+/**
+ * The real chain for end-to-end tests: a real VS Code (code-server) with the built Terminal
+ * Shepherd extension on a fresh workspace, and an MCP SDK client driving dist/mcp-server.js, which
+ * reaches the window through .devtools/bridge.json exactly as an MCP client outside VS Code would.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { TerminalRunResult } from '../../common/src/protocol';
+import { connectMcpServer, repoRoot, type McpSession } from './mcpClient';
+import { launchVsCode, type LaunchOptions, type VsCode } from './vscodeHarness';
+
+export const E2E_SETTINGS: Record<string, unknown> = {
+  'terminalShepherd.terminal.shellPath': '/bin/bash',
+  'terminal.integrated.shellIntegration.enabled': true,
+};
+
+export function makeWorkspace(): string {
+  const ws = mkdtempSync(path.join(os.tmpdir(), 'tshep-e2e-'));
+  mkdirSync(path.join(ws, 'sub dir'));
+  writeFileSync(path.join(ws, 'README.md'), '# e2e workspace\n');
+  return ws;
+}
+
+export async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export interface ShepherdWindow {
+  readonly vscode: VsCode;
+  readonly workspace: string;
+  readonly mcp: McpSession;
+  call(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal; timeoutMs?: number }): Promise<CallToolResult>;
+  /** terminal_run and friends: the structured result, failing the test on an isError result. */
+  run(name: string, args: Record<string, unknown>): Promise<TerminalRunResult & Record<string, unknown>>;
+  stop(failed: boolean): Promise<void>;
+}
+
+export function resultText(result: CallToolResult): string {
+  return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+}
+
+export async function openShepherdWindow(options: { workspace?: string; settings?: Record<string, unknown>; label?: string; launch?: Partial<LaunchOptions> } = {}): Promise<ShepherdWindow> {
+  const workspace = options.workspace ?? makeWorkspace();
+  const vscode = await launchVsCode({
+    workspace,
+    extensions: [repoRoot],
+    settings: { ...E2E_SETTINGS, ...options.settings },
+    label: options.label ?? 'shepherd',
+    ...options.launch,
+  });
+  try {
+    await waitFor('the extension to advertise its bridge in .devtools/bridge.json', 60_000, () => existsSync(path.join(workspace, '.devtools', 'bridge.json')));
+    const mcp = await connectMcpServer({ workspace });
+    const call = async (name: string, args: Record<string, unknown>, callOptions: { signal?: AbortSignal; timeoutMs?: number } = {}) =>
+      (await mcp.client.callTool({ name, arguments: args }, CallToolResultSchema, {
+        timeout: callOptions.timeoutMs ?? 170_000,
+        ...(callOptions.signal ? { signal: callOptions.signal } : {}),
+      })) as CallToolResult;
+    return {
+      vscode,
+      workspace,
+      mcp,
+      call,
+      async run(name, args) {
+        const result = await call(name, args);
+        assert.notEqual(result.isError, true, `${name} failed: ${resultText(result)}`);
+        return result.structuredContent as TerminalRunResult & Record<string, unknown>;
+      },
+      async stop(failed) {
+        await mcp.close().catch(() => undefined);
+        await vscode.stop({ failed });
+      },
+    };
+  } catch (error) {
+    await vscode.stop({ failed: true });
+    throw error;
+  }
+}
