@@ -60,6 +60,18 @@ export const silentLogger: Logger = {
   error: () => undefined,
 };
 
+/** Drops messages below `level()` (read per message, so a settings change applies at once). */
+export function filterLogger(inner: Logger, level: () => LogLevel): Logger {
+  const enabled = (l: Exclude<LogLevel, 'off'>): boolean => levelRank[l] >= levelRank[level()];
+  return {
+    trace: (m, ...a) => enabled('trace') && inner.trace(m, ...a),
+    debug: (m, ...a) => enabled('debug') && inner.debug(m, ...a),
+    info: (m, ...a) => enabled('info') && inner.info(m, ...a),
+    warn: (m, ...a) => enabled('warn') && inner.warn(m, ...a),
+    error: (m, ...a) => enabled('error') && inner.error(m, ...a),
+  } as Logger;
+}
+
 export function parseLogLevel(value: string | undefined, fallback: LogLevel): LogLevel {
   const v = (value ?? '').toLowerCase();
   return v in levelRank ? (v as LogLevel) : fallback;

@@ -4,17 +4,19 @@
  */
 import path from 'node:path';
 import type { ExtensionContext } from 'vscode';
+import { filterLogger } from '../../common/src/logger';
 import { DEVTOOLS_DIR, PROTOCOL_VERSION } from '../../common/src/protocol';
 import { publishBridgeFile, type BridgeFilePublisher } from './bridge/bridgeFile';
 import { startBridgeServer, type BridgeServer } from './bridge/bridgeServer';
 import { createBridgeHandlers } from './bridge/handlers';
+import { attachToTerminalService, createProcessLedger, defaultLedgerSettings } from './core/ledger';
 import { createRunOutputFactory } from './core/output/runOutputFactory';
 import { createProcessMonitor } from './core/processes';
 import { TerminalService } from './core/terminals/terminalService';
 import { registerCommands } from './vscode/commands';
 import { createLogChannel } from './vscode/logChannel';
 import { registerMcpServerProvider } from './vscode/mcpServerProvider';
-import { readSettings } from './vscode/settings';
+import { readLogLevel, readSettings } from './vscode/settings';
 import { VsCodeTerminalHost } from './vscode/terminalHost';
 import { firstWorkspaceFolder, isWorkspaceTrusted } from './vscode/workspace';
 
@@ -22,8 +24,9 @@ import { firstWorkspaceFolder, isWorkspaceTrusted } from './vscode/workspace';
 let shutdown: (() => Promise<void>) | undefined;
 
 export async function activate(context: ExtensionContext): Promise<void> {
-  const log = createLogChannel();
-  context.subscriptions.push(log);
+  const channel = createLogChannel();
+  context.subscriptions.push(channel);
+  const log = filterLogger(channel, readLogLevel);
   const version = String((context.extension.packageJSON as { version?: string }).version ?? '0.0.0');
   const workspaceFolder = firstWorkspaceFolder();
   const dataDir = workspaceFolder ? path.join(workspaceFolder, DEVTOOLS_DIR) : context.globalStorageUri.fsPath;
@@ -38,13 +41,27 @@ export async function activate(context: ExtensionContext): Promise<void> {
     workspaceFolder: () => workspaceFolder,
     logger: log,
   });
-  context.subscriptions.push(terminals, { dispose: () => monitor.dispose() });
+  const ledger = createProcessLedger({
+    dataDir,
+    monitor,
+    settings: () => ({ ...defaultLedgerSettings, pollIntervalMs: readSettings().pollIntervalMs }),
+    logger: log,
+  });
+  const startup = await ledger.start().catch((error: unknown) => {
+    log.error('the process ledger could not load; orphans of earlier windows are not reported', error);
+    return undefined;
+  });
+  if (startup && startup.orphans.length > 0) {
+    log.warn(`${startup.orphans.length} process(es) left running by an earlier window: ${startup.orphans.map((p) => `${p.name} (pid ${p.pid})`).join(', ')}`);
+  }
+  const attachment = attachToTerminalService(ledger, terminals, log);
+  context.subscriptions.push(terminals);
 
   let bridge: BridgeServer | undefined;
   let bridgeFile: BridgeFilePublisher | undefined;
   try {
     bridge = await startBridgeServer({
-      handlers: createBridgeHandlers({ terminals, isTrusted: isWorkspaceTrusted }),
+      handlers: createBridgeHandlers({ terminals, ledger, isTrusted: isWorkspaceTrusted }),
       hello: () => ({
         extensionVersion: version,
         windowPid: process.pid,
@@ -72,10 +89,14 @@ export async function activate(context: ExtensionContext): Promise<void> {
   } catch (error) {
     log.error('could not start the bridge; the MCP tools will not reach this window', error);
   }
-  context.subscriptions.push(registerCommands({ showLog: () => log.show() }));
+  context.subscriptions.push(registerCommands({ showLog: () => channel.show() }));
 
   shutdown = async () => {
-    await Promise.allSettled([bridgeFile?.dispose(), bridge?.dispose()]);
+    // Stop following terminals first: their close events during a reload must not kill what the
+    // next window should find as orphans.
+    attachment.dispose();
+    await Promise.allSettled([ledger.dispose(), bridgeFile?.dispose(), bridge?.dispose()]);
+    monitor.dispose();
   };
   log.info('Terminal Shepherd ready');
 }

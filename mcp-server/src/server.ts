@@ -6,6 +6,9 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Logger } from '../../common/src/logger';
 import { BridgeClient, type BridgeTarget } from './bridgeClient';
 import type { ToolRegistration } from './toolSupport';
+import { registerKillOrphans } from './tools/killOrphans';
+import { registerKillProcess } from './tools/killProcess';
+import { registerListProcesses } from './tools/listProcesses';
 import { registerTerminalInput } from './tools/terminalInput';
 import { registerTerminalList } from './tools/terminalList';
 import { registerTerminalRun } from './tools/terminalRun';
@@ -13,7 +16,15 @@ import { registerTerminalState } from './tools/terminalState';
 
 export const SERVER_NAME = 'terminal-shepherd';
 
-const tools: readonly ToolRegistration[] = [registerTerminalRun, registerTerminalState, registerTerminalInput, registerTerminalList];
+const tools: readonly ToolRegistration[] = [
+  registerTerminalRun,
+  registerTerminalState,
+  registerTerminalInput,
+  registerTerminalList,
+  registerListProcesses,
+  registerKillProcess,
+  registerKillOrphans,
+];
 
 export interface ServerOptions {
   readonly version: string;
@@ -29,7 +40,8 @@ export function createServer(options: ServerOptions): { server: McpServer; dispo
       capabilities: { tools: {}, logging: {} },
       instructions:
         'Run shell commands in real VS Code terminals with terminal_run: it returns when the command has truly finished, with its output and exit code. ' +
-        'Use waitMode "background" for dev servers and watchers, terminal_state to check or wait on a running command, terminal_input to answer prompts or send Ctrl+C ("\\u0003").',
+        'Use waitMode "background" for dev servers and watchers, terminal_state to check or wait on a running command, terminal_input to answer prompts or send Ctrl+C ("\\u0003"). ' +
+        'Every process those commands start is tracked: list_processes before starting a server twice, kill_process / kill_orphans to clean up.',
     },
   );
   const bridge = new BridgeClient({

@@ -7,8 +7,10 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Logger } from '../../common/src/logger';
-import { type MethodKey, type ParamsOf, type ResultOf } from '../../common/src/protocol';
+import { BridgeErrorCode, type MethodKey, type ParamsOf, type ResultOf } from '../../common/src/protocol';
+import type { z } from 'zod';
 import { BridgeError, type BridgeClient } from './bridgeClient';
+import { ledgerReminderSchema, renderReminder, toReminder, type LedgerReminder } from './ledgerReminder';
 
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -45,7 +47,30 @@ export async function callBridge<K extends Exclude<MethodKey, 'hello'>>(
   return context.bridge.request(key, params, { signal: extra.signal, ...(onProgress ? { onProgress } : {}) });
 }
 
-/** Runs a tool's work: its result as structured content plus text, or its failure as isError. */
+/** Adds the ledger reminder to a tool's output schema (every response carries it). */
+export function withReminder<T extends z.ZodRawShape>(schema: z.ZodObject<T>) {
+  return schema.extend({ ledger: ledgerReminderSchema.optional() });
+}
+
+/** The ledger as it stands, or undefined when the window cannot be asked (never fails a tool). */
+async function currentReminder(context: ToolContext): Promise<LedgerReminder | undefined> {
+  try {
+    return toReminder(await context.bridge.request('ledgerSummary', {}));
+  } catch (error) {
+    context.logger.debug('no ledger summary for this response', error);
+    return undefined;
+  }
+}
+
+function withReminderText(text: string, reminder: LedgerReminder | undefined): string {
+  const rendered = reminder ? renderReminder(reminder) : '';
+  return rendered ? `${text}\n\n${rendered}` : text;
+}
+
+/**
+ * Runs a tool's work: its result as structured content plus text, or its failure as isError;
+ * either way followed by the ledger reminder, so the agent sees what it left running.
+ */
 export async function toolResult<T extends Record<string, unknown>>(
   context: ToolContext,
   work: () => Promise<T>,
@@ -53,18 +78,25 @@ export async function toolResult<T extends Record<string, unknown>>(
 ): Promise<CallToolResult> {
   try {
     const result = await work();
-    return { content: [{ type: 'text', text: render(result) }], structuredContent: result };
+    const reminder = await currentReminder(context);
+    return {
+      content: [{ type: 'text', text: withReminderText(render(result), reminder) }],
+      structuredContent: reminder ? { ...result, ledger: reminder } : result,
+    };
   } catch (error) {
-    return failure(error, context);
+    const message = failureMessage(error, context);
+    // Without a window there is no ledger to ask.
+    const reachable = !(error instanceof BridgeError && (error.code === BridgeErrorCode.Unreachable || error.code === BridgeErrorCode.ConnectionLost));
+    const reminder = reachable ? await currentReminder(context) : undefined;
+    return { isError: true, content: [{ type: 'text', text: withReminderText(message, reminder) }] };
   }
 }
 
-/** Expected failures become isError results; anything else is logged and reported plainly. */
-function failure(error: unknown, context: ToolContext): CallToolResult {
+/** Expected failures say what happened and what to do; anything else is logged and reported plainly. */
+function failureMessage(error: unknown, context: ToolContext): string {
   if (error instanceof BridgeError) {
-    return { isError: true, content: [{ type: 'text', text: `${error.codeName}: ${error.message}` }] };
+    return `${error.codeName}: ${error.message}`;
   }
   context.logger.error('tool failed unexpectedly', error);
-  const message = error instanceof Error ? error.message : String(error);
-  return { isError: true, content: [{ type: 'text', text: `Internal error in the Terminal Shepherd MCP server: ${message}` }] };
+  return `Internal error in the Terminal Shepherd MCP server: ${error instanceof Error ? error.message : String(error)}`;
 }

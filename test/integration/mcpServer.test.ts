@@ -22,7 +22,7 @@ describe('MCP server over stdio (dist/mcp-server.js)', () => {
   it('lists the terminal tools with described inputs, output schemas and honest annotations', async () => {
     const { tools } = await session.client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    assert.deepEqual(Object.keys(byName).sort(), ['terminal_input', 'terminal_list', 'terminal_run', 'terminal_state']);
+    assert.deepEqual(Object.keys(byName).sort(), ['kill_orphans', 'kill_process', 'list_processes', 'terminal_input', 'terminal_list', 'terminal_run', 'terminal_state']);
     for (const tool of tools) {
       assert.ok(tool.description && tool.description.length > 40, `${tool.name} has a description`);
       assert.ok(tool.outputSchema, `${tool.name} has an output schema`);
@@ -133,6 +133,38 @@ describe('MCP server over stdio (dist/mcp-server.js)', () => {
     const listed = (await session.client.callTool({ name: 'terminal_list', arguments: {} })) as CallToolResult;
     assert.equal(listed.isError, undefined, text(listed));
     assert.match(text(listed), /"default": idle · shell pid 7/);
+  });
+
+  it('attaches the ledger reminder to every response, capped, and to errors too', async () => {
+    const entry = (pid: number) => ({ pid, name: `node${pid}`, terminalName: 'dev', ports: pid === 1 ? [5173] : [], startedAt: new Date(Date.now() - 125_000).toISOString() });
+    fixture.handlers.ledgerSummary = () => ({ running: Array.from({ length: 10 }, (_, i) => entry(i + 1)), orphaned: [entry(99)] });
+    fixture.handlers.list = () => ({ terminals: [] });
+    const listed = (await session.client.callTool({ name: 'terminal_list', arguments: {} })) as CallToolResult;
+    const t = text(listed);
+    assert.match(t, /Still running \(10; list_processes shows them, kill_process stops one\):\n- node1, pid 1, listening on 5173, terminal "dev", up 2m 5s\n/);
+    assert.match(t, /- and 2 more\n/);
+    assert.match(t, /Orphaned by an earlier window \(1; kill_orphans ends them\):\n- node99, pid 99/);
+    const ledger = (listed.structuredContent as { ledger: { running: unknown[]; runningTotal: number; orphanedTotal: number } }).ledger;
+    assert.equal(ledger.running.length, 8);
+    assert.equal(ledger.runningTotal, 10);
+    assert.equal(ledger.orphanedTotal, 1);
+    fixture.handlers.killProcess = async () => {
+      throw new ShepherdError(BridgeErrorCode.ProcessNotOwned, 'pid 1 is not a process Terminal Shepherd started.');
+    };
+    const refused = (await session.client.callTool({ name: 'kill_process', arguments: { pid: 1 } })) as CallToolResult;
+    assert.equal(refused.isError, true);
+    assert.match(text(refused), /^ProcessNotOwned: pid 1 is not a process Terminal Shepherd started\.\n\nStill running \(10/);
+  });
+
+  it('renders process trees and kill results', async () => {
+    const started = new Date(Date.now() - 60_000).toISOString();
+    const proc = (pid: number, name: string, children: unknown[] = []) => ({ pid, name, commandLine: `${name} --serve`, parentPid: 10, terminalName: 'dev', startedAt: started, status: 'running', ports: pid === 11 ? [8080] : [], children });
+    fixture.handlers.listProcesses = () => ({ active: [proc(11, 'node', [proc(12, 'esbuild')])], orphaned: [{ ...proc(20, 'sleep'), status: 'orphaned', terminalName: 'old' }] } as never);
+    const listed = (await session.client.callTool({ name: 'list_processes', arguments: {} })) as CallToolResult;
+    assert.match(text(listed), /^Terminal "dev":\n- node \(pid 11, parent 10\) · listening on 8080 · up 1m: node --serve\n  - esbuild \(pid 12, parent 10\) · up 1m: esbuild --serve\n\nOrphaned/);
+    fixture.handlers.killOrphans = () => ({ killed: [20, 21], failed: [22] });
+    const killed = (await session.client.callTool({ name: 'kill_orphans', arguments: {} })) as CallToolResult;
+    assert.equal(text(killed), 'Killed 2: pid 20, 21. Could not kill pid 22 (still alive, or not permitted); see list_processes.');
   });
 
   it('logs to stderr only', async () => {

@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { silentLogger, type Logger } from '../../common/src/logger';
-import { PROTOCOL_VERSION, type TerminalRunResult } from '../../common/src/protocol';
+import { PROTOCOL_VERSION, methods, type MethodKey, type TerminalRunResult } from '../../common/src/protocol';
 import { publishBridgeFile, type BridgeFilePublisher } from '../../extension/src/bridge/bridgeFile';
 import { startBridgeServer, type BridgeHandlers, type BridgeServer } from '../../extension/src/bridge/bridgeServer';
 
@@ -31,12 +31,12 @@ export async function startBridgeFixture(options: { workspace?: string; logger?:
   const workspace = options.workspace ?? (await tempWorkspace());
   const logger = options.logger ?? silentLogger;
   const fixture = { handlers: {} as Partial<BridgeHandlers> };
-  const dispatch: BridgeHandlers = {
-    run: (p, c) => (fixture.handlers.run ?? notScripted('terminal/run'))(p, c),
-    state: (p, c) => (fixture.handlers.state ?? notScripted('terminal/state'))(p, c),
-    input: (p, c) => (fixture.handlers.input ?? notScripted('terminal/input'))(p, c),
-    list: (p, c) => (fixture.handlers.list ?? notScripted('terminal/list'))(p, c),
-  };
+  // Every method goes to the handler the test scripted, or fails saying it was not.
+  const dispatch = Object.fromEntries(
+    (Object.keys(methods) as MethodKey[])
+      .filter((key): key is Exclude<MethodKey, 'hello'> => key !== 'hello')
+      .map((key) => [key, (params: never, context: never) => ((fixture.handlers[key] as ((p: never, c: never) => unknown) | undefined) ?? notScripted(methods[key].name))(params, context)]),
+  ) as unknown as BridgeHandlers;
   const server = await startBridgeServer({
     handlers: dispatch,
     hello: () => ({ extensionVersion: '0.0.0-test', windowPid: process.pid, trusted: true, workspaceFolder: workspace }),

@@ -1,10 +1,15 @@
-/** The bridge's method table, served by the terminal service; nothing runs in an untrusted workspace. */
+/**
+ * The bridge's method table, served by the terminal service and the process ledger. Nothing runs
+ * in an untrusted workspace; reading state and killing what the ledger owns stay available.
+ */
 import { BridgeErrorCode, ShepherdError } from '../core/errors';
+import type { ProcessLedger } from '../core/ledger';
 import type { TerminalService } from '../core/terminals/terminalService';
 import type { BridgeHandlers, RequestContext } from './bridgeServer';
 
 export interface HandlerDependencies {
   readonly terminals: TerminalService;
+  readonly ledger: ProcessLedger;
   readonly isTrusted: () => boolean;
 }
 
@@ -32,5 +37,12 @@ export function createBridgeHandlers(deps: HandlerDependencies): BridgeHandlers 
       return deps.terminals.input(params, callOptions(context));
     },
     list: () => ({ terminals: deps.terminals.list() }),
+    listProcesses: async () => {
+      await deps.ledger.refresh();
+      return deps.ledger.list();
+    },
+    killProcess: (params) => deps.ledger.kill(params.pid),
+    killOrphans: () => deps.ledger.killOrphans(),
+    ledgerSummary: () => deps.ledger.summary(),
   };
 }

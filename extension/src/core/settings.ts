@@ -8,7 +8,13 @@ export interface ShepherdSettings {
   readonly shellIntegrationTimeoutMs: number;
   /** Show a new managed terminal in the panel (without focus) so the user sees what runs. */
   readonly revealOnCreate: boolean;
+  /** Process tree poll interval while a command runs (ms). */
+  readonly pollIntervalMs: number;
+  /** What to do at startup with processes an earlier window left running. */
+  readonly orphanPolicy: OrphanPolicy;
 }
+
+export type OrphanPolicy = 'report' | 'ask' | 'kill';
 
 export const defaultSettings: ShepherdSettings = {
   gracePeriodMs: 3000,
@@ -17,4 +23,6 @@ export const defaultSettings: ShepherdSettings = {
   shellPath: undefined,
   shellIntegrationTimeoutMs: 10_000,
   revealOnCreate: true,
+  pollIntervalMs: 1000,
+  orphanPolicy: 'report',
 };

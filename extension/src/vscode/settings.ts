@@ -1,11 +1,21 @@
 /** Reads terminalShepherd.* settings fresh on every use, so changes apply without a reload. */
 import * as vscode from 'vscode';
+import type { LogLevel } from '../../../common/src/logger';
 import { defaultSettings, type ShepherdSettings } from '../core/settings';
 
 const SECTION = 'terminalShepherd';
 
 function clampNumber(value: unknown, fallback: number, min: number, max: number): number {
   return typeof value === 'number' && Number.isFinite(value) ? Math.min(max, Math.max(min, Math.round(value))) : fallback;
+}
+
+function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
+  return allowed.includes(value as T) ? (value as T) : fallback;
+}
+
+/** terminalShepherd.log.level: the least severe message written to the log. */
+export function readLogLevel(): LogLevel {
+  return oneOf(vscode.workspace.getConfiguration(SECTION).get('log.level'), ['trace', 'debug', 'info', 'warn', 'error'] as const, 'info');
 }
 
 export function readSettings(): ShepherdSettings {
@@ -18,6 +28,8 @@ export function readSettings(): ShepherdSettings {
     shellPath: shellPath.length > 0 ? shellPath : undefined,
     shellIntegrationTimeoutMs: clampNumber(config.get('terminal.shellIntegrationTimeoutMs'), defaultSettings.shellIntegrationTimeoutMs, 1000, 120_000),
     revealOnCreate: config.get<boolean>('terminal.revealOnCreate', defaultSettings.revealOnCreate) !== false,
+    pollIntervalMs: clampNumber(config.get('processes.pollIntervalMs'), defaultSettings.pollIntervalMs, 200, 60_000),
+    orphanPolicy: oneOf(config.get('processes.orphanPolicy'), ['report', 'ask', 'kill'] as const, defaultSettings.orphanPolicy),
   };
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { limits, terminalNameSchema, terminalRunResultSchema, timeoutMsSchema } from '../../../common/src/protocol';
 import { renderRunResult } from '../render';
-import { callBridge, toolResult, type ToolRegistration } from '../toolSupport';
+import { callBridge, toolResult, withReminder, type ToolRegistration } from '../toolSupport';
 
 const inputSchema = {
   name: terminalNameSchema.describe('The managed terminal whose running command should receive the text.'),
@@ -22,7 +22,7 @@ export const registerTerminalInput: ToolRegistration = (server, context) => {
         'Sends text to the command running in a managed terminal (the answer to a prompt that terminal_run reported as "waiting_for_input", ' +
         'or "\\u0003" for Ctrl+C), then waits like terminal_run and returns the same result shape.',
       inputSchema,
-      outputSchema: terminalRunResultSchema,
+      outputSchema: withReminder(terminalRunResultSchema),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },
     (args, extra) =>

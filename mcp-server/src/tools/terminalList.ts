@@ -1,6 +1,6 @@
 import { listResultSchema } from '../../../common/src/protocol';
 import { renderTerminalList } from '../render';
-import { callBridge, toolResult, type ToolRegistration } from '../toolSupport';
+import { callBridge, toolResult, withReminder, type ToolRegistration } from '../toolSupport';
 
 export const registerTerminalList: ToolRegistration = (server, context) => {
   server.registerTool(
@@ -8,7 +8,7 @@ export const registerTerminalList: ToolRegistration = (server, context) => {
     {
       title: 'List managed terminals',
       description: 'Every terminal Terminal Shepherd manages in the VS Code window: name, shell pid, busy or idle, cwd, and the current or last command with its status.',
-      outputSchema: listResultSchema,
+      outputSchema: withReminder(listResultSchema),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     (extra) =>

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { limits, terminalNameSchema, terminalRunResultSchema, timeoutMsSchema, waitModeSchema } from '../../../common/src/protocol';
 import { renderRunResult } from '../render';
-import { callBridge, toolResult, type ToolRegistration } from '../toolSupport';
+import { callBridge, toolResult, withReminder, type ToolRegistration } from '../toolSupport';
 
 const inputSchema = {
   command: z
@@ -36,7 +36,7 @@ export const registerTerminalRun: ToolRegistration = (server, context) => {
         '"waiting_for_input" (with the prompt; answer with terminal_input), "timeout" (still running; follow with terminal_state), ' +
         '"running" (waitMode "background"). Long output keeps head and tail, with the full text in outputFile.',
       inputSchema,
-      outputSchema: terminalRunResultSchema,
+      outputSchema: withReminder(terminalRunResultSchema),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },
     (args, extra) =>

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { terminalNameSchema, terminalRunResultSchema, timeoutMsSchema } from '../../../common/src/protocol';
 import { renderRunResult } from '../render';
-import { callBridge, toolResult, type ToolRegistration } from '../toolSupport';
+import { callBridge, toolResult, withReminder, type ToolRegistration } from '../toolSupport';
 
 const inputSchema = {
   name: terminalNameSchema.describe('The managed terminal to report on (see terminal_list).'),
@@ -21,7 +21,7 @@ export const registerTerminalState: ToolRegistration = (server, context) => {
         'The status, output and exit code of the current or last command in a managed terminal, in the same shape as terminal_run. ' +
         'Use it after terminal_run returned "timeout" or "running"; with wait: true it blocks until the command ends, asks for input or times out.',
       inputSchema,
-      outputSchema: terminalRunResultSchema,
+      outputSchema: withReminder(terminalRunResultSchema),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     (args, extra) =>

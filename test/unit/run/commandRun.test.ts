@@ -170,6 +170,17 @@ describe('CommandRun', () => {
     run.dispose();
   });
 
+  it('waits for the prompt still in flight when the OS already sees the read (no empty prompt)', async () => {
+    const { run } = makeRun(() => ({ foreground: 'shell', readingTerminal: true }));
+    const exec = new ScriptedExecution();
+    run.attachExecution(exec);
+    run.executionStarted(exec);
+    setTimeout(() => exec.push('Name? '), 120);
+    assert.equal(await run.wait({ timeoutMs: 2000 }), 'waiting_for_input');
+    assert.equal((await run.result('waiting_for_input')).prompt, 'Name?');
+    run.dispose();
+  });
+
   it('reports terminal_closed with the shell exit code when the terminal goes away', async () => {
     const { run } = makeRun(idle);
     run.executionStarted('a');

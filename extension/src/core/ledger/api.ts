@@ -41,8 +41,9 @@ export interface ProcessLedger {
   /**
    * Reads active-processes.json once: entries of gone windows whose process is alive with the
    * same identity become this window's orphans; gone ones are closed in the log; entries of
-   * live windows are left alone. Idempotent (later calls return the first result). Call it
-   * before terminal events arrive; events that arrive earlier are still tracked.
+   * live windows are left alone. Resolves once the startup events are in the log. Idempotent
+   * (later calls return the first result). Call it before terminal events arrive; events that
+   * arrive earlier are still tracked.
    */
   start(): Promise<LedgerStartup>;
 
@@ -55,13 +56,17 @@ export interface ProcessLedger {
   /** The terminal closed: its processes still running are killed (identity-checked) and logged `killed`. */
   terminalClosed(name: string): Promise<KillResult>;
 
-  /** Polls every open terminal and checks every live process now (e.g. before process/list). */
+  /**
+   * Polls every open terminal (also one without a running command) and checks every live process
+   * and its ports now, e.g. before answering process/list.
+   */
   refresh(): Promise<void>;
 
   /** This window's running processes as trees under their shells, and the orphans still alive. From memory. */
   list(): ListProcessesResult;
   /**
    * Kills a tracked process (running or orphaned) and its tree, after re-checking its identity.
+   * A pid not known yet gets one refresh() first (it may have appeared since the last poll).
    * Anything else — pid 1, the extension host, a shell, an unknown or ended pid — is refused
    * with a ShepherdError ProcessNotOwned that says what to do instead.
    */

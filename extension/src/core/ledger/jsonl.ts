@@ -59,7 +59,7 @@ export async function readJsonl<T>(filePath: string, parse: (value: unknown) => 
   return parseJsonl(text, parse);
 }
 
-export function parseJsonl<T>(text: string, parse: (value: unknown) => T | undefined): JsonlReadResult<T> {
+function parseJsonl<T>(text: string, parse: (value: unknown) => T | undefined): JsonlReadResult<T> {
   const items: T[] = [];
   let skipped = 0;
   for (const raw of text.split('\n')) {

@@ -6,6 +6,8 @@
  * - Entries of a gone window whose process is alive with the SAME identity are orphans to adopt.
  * - Entries of a gone window whose process is gone, or whose pid now names another process, are
  *   closed: logged and removed, never reported or killed.
+ * - A gone window's entry for a process a live window (or an earlier line) already accounts for
+ *   is superseded: removed quietly, so no process is adopted twice.
  * A previous session of this very extension host (extension restarted in place) counts as gone.
  */
 import type { ProcessInfo } from '../processes/types';
@@ -14,6 +16,8 @@ import { identityKey, type ActiveEntry, type CloseReason, type OwnerIdentity } f
 export interface StartupPlan {
   readonly orphans: ActiveEntry[];
   readonly closed: Array<{ readonly entry: ActiveEntry; readonly reason: CloseReason }>;
+  /** Entries of gone windows for a process a live window tracks too: dropped without an event. */
+  readonly superseded: ActiveEntry[];
   /** Entries owned by other live windows. */
   readonly foreign: number;
 }
@@ -32,24 +36,27 @@ export function planStartup(entries: readonly ActiveEntry[], ctx: StartupContext
   const sameAsOwn = (o: OwnerIdentity): boolean => o.pid === ctx.owner.pid && o.startTime === ctx.owner.startTime;
   const ownerAlive = (o: OwnerIdentity): boolean => !sameAsOwn(o) && byPid.get(o.pid)?.startTime === o.startTime;
 
-  const plan: StartupPlan = { orphans: [], closed: [], foreign: 0 };
-  const decided = new Set<string>();
+  const orphans: ActiveEntry[] = [];
+  const closed: StartupPlan['closed'] = [];
+  const superseded: ActiveEntry[] = [];
+  const live = entries.filter((e) => ownerAlive(e.owner));
+  const decided = new Set(live.map(identityKey));
   for (const entry of entries) {
-    const key = identityKey(entry);
-    if (entry.sessionId === ctx.sessionId || decided.has(key)) {
-      continue; // ours already, or a duplicate line for the same process
+    if (entry.sessionId === ctx.sessionId || ownerAlive(entry.owner)) {
+      continue; // ours already, or a live window's
     }
-    if (ownerAlive(entry.owner)) {
-      plan.foreign++;
+    const key = identityKey(entry);
+    if (decided.has(key)) {
+      superseded.push(entry); // a duplicate line, or a process a live window tracks
       continue;
     }
     decided.add(key);
     const now = byPid.get(entry.pid);
     if (now?.startTime === entry.startTime) {
-      plan.orphans.push(entry);
+      orphans.push(entry);
     } else {
-      plan.closed.push({ entry, reason: now ? 'pid_reused' : 'exited' });
+      closed.push({ entry, reason: now ? 'pid_reused' : 'exited' });
     }
   }
-  return plan;
+  return { orphans, closed, superseded, foreign: live.length };
 }

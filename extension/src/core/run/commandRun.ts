@@ -53,6 +53,11 @@ export interface WaitOptions {
 }
 
 const INPUT_CHECK_INTERVAL_MS = 250;
+/**
+ * A terminal read must be seen for this long with no output in between before it counts: the
+ * prompt a program printed just before blocking may still be on its way through VS Code.
+ */
+const READ_CONFIRM_MS = 150;
 
 let nextRunId = 1;
 
@@ -65,6 +70,8 @@ export class CommandRun {
   private readonly drains = new Set<Promise<void>>();
   private lastActivityAt: number;
   private readingTerminalKnown = true;
+  /** When a probe first saw the foreground blocked on a terminal read since the last activity. */
+  private readingSince: number | undefined;
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Number.POSITIVE_INFINITY;
   private probing = false;
@@ -118,6 +125,7 @@ export class CommandRun {
   }
 
   executionStarted(id: unknown): void {
+    this.markActivity();
     this.tracker.executionStarted(id, this.env.now());
     this.reschedule();
   }
@@ -129,10 +137,7 @@ export class CommandRun {
 
   /** Text was sent to the terminal: any prompt seen so far is answered. */
   inputSent(): void {
-    this.lastActivityAt = this.env.now();
-    if (this.runState.kind === 'waiting_for_input') {
-      this.setState({ kind: 'running' });
-    }
+    this.markActivity();
     this.reschedule();
   }
 
@@ -252,11 +257,17 @@ export class CommandRun {
     return undefined;
   }
 
-  private onOutput(): void {
+  /** Output, input or a new execution: silence restarts and any prompt seen so far is answered. */
+  private markActivity(): void {
     this.lastActivityAt = this.env.now();
+    this.readingSince = undefined;
     if (this.runState.kind === 'waiting_for_input') {
       this.setState({ kind: 'running' });
     }
+  }
+
+  private onOutput(): void {
+    this.markActivity();
     if (this.progressListeners.size > 0) {
       const progress = this.progress();
       for (const listener of this.progressListeners) {
@@ -348,12 +359,12 @@ export class CommandRun {
       if (purpose === 'settling') {
         this.tracker.shellProbed('unknown', this.env.now());
       } else {
-        this.checkInputPrompt('unknown');
+        void this.checkInputPrompt('unknown');
       }
       return;
     }
     if (purpose === 'input' && !this.readingTerminalKnown) {
-      this.checkInputPrompt('unknown');
+      void this.checkInputPrompt('unknown');
       return;
     }
     this.probing = true;
@@ -380,13 +391,28 @@ export class CommandRun {
           this.readingTerminalKnown = false;
         }
         if (this.tracker.evaluate(at).kind === 'running' && this.runState.kind === 'running') {
-          this.checkInputPrompt(activity.readingTerminal);
+          void this.checkInputPrompt(this.confirmedReading(activity.readingTerminal, at));
         }
         this.reschedule();
       });
   }
 
-  private checkInputPrompt(readingTerminal: boolean | 'unknown'): void {
+  /** The OS's "blocked on a terminal read", once it held with no activity for READ_CONFIRM_MS. */
+  private confirmedReading(reading: boolean | 'unknown', at: number): boolean | 'unknown' {
+    if (reading !== true) {
+      this.readingSince = undefined;
+      return reading;
+    }
+    this.readingSince ??= at;
+    return at - this.readingSince >= READ_CONFIRM_MS;
+  }
+
+  private async checkInputPrompt(readingTerminal: boolean | 'unknown'): Promise<void> {
+    // The prompt is the rendered tail: let the renderer catch up with what arrived.
+    await this.output.flush();
+    if (this.runState.kind !== 'running' || this.disposed) {
+      return;
+    }
     const detected = detectInputPrompt(
       {
         lastLines: this.output.lastLines(5),

@@ -1,0 +1,34 @@
+/**
+ * The process ledger: every process the managed terminals spawn, tracked, persisted under the
+ * data dir and found again after a reload. Plain Node (no vscode). See api.ts for the contract.
+ *
+ *   const ledger = createProcessLedger({ dataDir, monitor, settings, logger });
+ *   const { orphans } = await ledger.start();          // apply the orphan policy to these
+ *   const attachment = attachToTerminalService(ledger, terminals, logger);
+ *   ...
+ *   attachment.dispose(); await ledger.dispose();
+ */
+import type { Logger } from '../../../../common/src/logger';
+import type { ProcessMonitor } from '../processes/types';
+import type { LedgerSettings, ProcessLedger } from './api';
+import { LedgerStore } from './ledgerStore';
+import { ProcessTracker } from './processTracker';
+
+export * from './api';
+export { LEDGER_FILES, type ActiveEntry, type ActiveFile, type LedgerEvent, type SessionSummary } from './formats';
+export { LedgerStore } from './ledgerStore';
+export { attachToTerminalService, type TerminalEventSource } from './terminalServiceAdapter';
+
+export interface ProcessLedgerOptions {
+  /** `<workspace>/.devtools` (or the extension's storage dir without a workspace). */
+  readonly dataDir: string;
+  readonly monitor: ProcessMonitor;
+  /** Read on every poll and append. */
+  readonly settings: () => LedgerSettings;
+  readonly logger: Logger;
+}
+
+export function createProcessLedger(options: ProcessLedgerOptions): ProcessLedger {
+  const store = new LedgerStore({ dir: options.dataDir, logger: options.logger, maxLogBytes: () => options.settings().logMaxBytes });
+  return new ProcessTracker({ monitor: options.monitor, store, settings: options.settings, logger: options.logger });
+}

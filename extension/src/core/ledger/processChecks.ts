@@ -1,0 +1,48 @@
+/**
+ * The OS questions and actions the tracker applies to many records at once: which are still
+ * alive (by identity), and ending their trees. Identities, never bare pids, go to the monitor.
+ */
+import type { KillResult, ProcessMonitor } from '../processes/types';
+import { identityKey } from './formats';
+import { identityOf, type TrackedRecord } from './records';
+
+/** Up to this many checks go one by one; more use one snapshot (cheaper on macOS and Windows). */
+const SINGLE_CHECKS_MAX = 4;
+
+/** Identity keys of the records whose process is alive with the same identity. */
+export async function aliveKeys(monitor: ProcessMonitor, records: readonly TrackedRecord[]): Promise<Set<string>> {
+  const alive = new Set<string>();
+  if (records.length > SINGLE_CHECKS_MAX) {
+    const table = new Set((await monitor.listAll()).map(identityKey));
+    records.filter((r) => table.has(identityKey(r))).forEach((r) => alive.add(identityKey(r)));
+    return alive;
+  }
+  for (const record of records) {
+    if (await monitor.isAlive(identityOf(record))) {
+      alive.add(identityKey(record));
+    }
+  }
+  return alive;
+}
+
+/**
+ * Kills each target's tree, oldest first so a child usually goes down with its parent (a target
+ * already killed that way is skipped). A pid counts as failed only if no tree killed it.
+ */
+export async function killTrees(monitor: ProcessMonitor, targets: readonly TrackedRecord[]): Promise<{ killed: Set<number>; failed: Set<number> }> {
+  const killed = new Set<number>();
+  const failed = new Set<number>();
+  const ordered = [...targets].sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.pid - b.pid);
+  for (const record of ordered) {
+    if (killed.has(record.pid)) {
+      continue;
+    }
+    const result: KillResult = await monitor.killTree(identityOf(record));
+    for (const pid of result.killed) {
+      killed.add(pid);
+      failed.delete(pid);
+    }
+    result.failed.filter((pid) => !killed.has(pid)).forEach((pid) => failed.add(pid));
+  }
+  return { killed, failed };
+}

@@ -1,0 +1,19 @@
+/** What the process UI needs from the rest of the extension (wired in extension.ts). */
+import type { Logger } from '../../../../common/src/logger';
+import type { ProcessLedger } from '../../core/ledger/api';
+import type { TerminalService } from '../../core/terminals/terminalService';
+
+export type OrphanPolicy = 'report' | 'ask' | 'kill';
+
+export interface ProcessUiDependencies {
+  /** The parts of the ledger the UI uses (a full ProcessLedger fits). */
+  readonly ledger: Pick<ProcessLedger, 'list' | 'summary' | 'kill' | 'killOrphans' | 'refresh' | 'onDidChange'>;
+  /** The parts of the terminal service the UI uses (a TerminalService fits). */
+  readonly terminals: Pick<TerminalService, 'list' | 'reveal' | 'onDidChange'>;
+  /** The LogOutputChannel: "Show Log" shows it. */
+  readonly logger: Logger & { show(): void };
+  /** `<workspace>/.devtools`, where process-log.jsonl lives; undefined without a workspace. */
+  readonly dataDir: string | undefined;
+  /** The setting terminalShepherd.processes.orphanPolicy, read when it applies. */
+  readonly orphanPolicy: () => OrphanPolicy;
+}

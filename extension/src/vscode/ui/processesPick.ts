@@ -1,0 +1,200 @@
+/**
+ * "Terminal Shepherd: Show Processes": a QuickPick of every tracked process, a separator per
+ * terminal and one for the orphans, children indented under their parents. Item buttons act in
+ * place (kill the tree, reveal the terminal, copy the command line) and the list re-renders from
+ * the ledger while it is open; accepting an item offers the same actions in a second step, with
+ * Back to return to the list.
+ */
+import * as vscode from 'vscode';
+import type { ChangeFeed } from './changeFeed';
+import type { ProcessUiDependencies } from './dependencies';
+import { countProcesses, processDescription, processPhrase } from './format';
+import type { ProcessActions } from './processActions';
+import { pickRows, treeOf, type ProcessRow } from './processModel';
+import { inBackground, userAction } from './userFeedback';
+
+type ActionKind = 'kill' | 'reveal' | 'copy';
+
+interface ActionButton extends vscode.QuickInputButton {
+  readonly action: ActionKind;
+}
+
+const BUTTONS: Record<ActionKind, ActionButton> = {
+  kill: { action: 'kill', iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Kill Process Tree' },
+  reveal: { action: 'reveal', iconPath: new vscode.ThemeIcon('terminal'), tooltip: 'Reveal Terminal' },
+  copy: { action: 'copy', iconPath: new vscode.ThemeIcon('copy'), tooltip: 'Copy Command Line' },
+};
+
+interface ProcessItem extends vscode.QuickPickItem {
+  readonly row?: ProcessRow;
+}
+
+interface ActionItem extends vscode.QuickPickItem {
+  readonly action: ActionKind;
+}
+
+const TITLE = 'Terminal Shepherd: Processes';
+/** An em space per level: HTML collapses ASCII spaces at the start of a label, not this one. */
+const INDENT = '\u2003\u2003';
+
+export function iconFor(row: ProcessRow): string {
+  if (row.orphan) return 'warning';
+  return row.process.ports.length > 0 ? 'radio-tower' : 'server-process';
+}
+
+function itemFor(row: ProcessRow, now: number): ProcessItem {
+  const buttons = [BUTTONS.kill, ...(row.terminal !== undefined ? [BUTTONS.reveal] : []), BUTTONS.copy];
+  return {
+    label: `${INDENT.repeat(row.depth)}$(${iconFor(row)}) ${row.process.name || 'process'}`,
+    description: processDescription(row.process, now),
+    detail: row.process.commandLine,
+    buttons,
+    row,
+  };
+}
+
+function itemsFor(actions: ProcessActions): ProcessItem[] {
+  const now = Date.now();
+  return pickRows(actions.overview()).map((r) =>
+    r.kind === 'separator' ? { label: r.label, kind: vscode.QuickPickItemKind.Separator } : itemFor(r, now),
+  );
+}
+
+/** Shows the pick; resolves when the user is done with it. */
+export async function showProcessesPick(deps: ProcessUiDependencies, actions: ProcessActions, feed: ChangeFeed): Promise<void> {
+  let focusPid: number | undefined;
+  for (;;) {
+    const chosen = await pickProcess(deps, actions, feed, focusPid);
+    if (!chosen) return;
+    focusPid = chosen.process.pid;
+    const action = await pickAction(chosen);
+    if (action === 'back') continue;
+    if (action === undefined) return;
+    await perform(actions, action, chosen);
+    if (action !== 'kill') return; // after a kill, back to the (refreshed) list to go on cleaning up
+  }
+}
+
+async function perform(actions: ProcessActions, action: ActionKind, row: ProcessRow): Promise<void> {
+  switch (action) {
+    case 'kill':
+      await actions.killTree(row.process.pid);
+      return;
+    case 'reveal':
+      if (row.terminal !== undefined) actions.revealTerminal(row.terminal);
+      return;
+    case 'copy':
+      await actions.copyCommandLine(row.process);
+      return;
+  }
+}
+
+/** The list; resolves with the accepted row, or undefined when it was closed. */
+function pickProcess(deps: ProcessUiDependencies, actions: ProcessActions, feed: ChangeFeed, focusPid: number | undefined): Promise<ProcessRow | undefined> {
+  return new Promise((resolve) => {
+    const pick = vscode.window.createQuickPick<ProcessItem>();
+    pick.title = TITLE;
+    pick.matchOnDescription = true; // pids and ports
+    pick.matchOnDetail = true; // command lines
+    const disposables: vscode.Disposable[] = [pick];
+    let accepted: ProcessRow | undefined;
+    let closed = false;
+
+    const render = (): void => {
+      if (closed) return; // a refresh that finishes after the pick closed
+      const keep = pick.activeItems[0]?.row?.process.pid ?? focusPid;
+      const items = itemsFor(actions);
+      pick.items = items;
+      const count = items.filter((i) => i.row).length;
+      pick.placeholder =
+        count === 0
+          ? 'No process is running in Terminal Shepherd terminals. Press Escape to close.'
+          : `${countProcesses(count)}: filter by name, pid, port or command line; Enter for actions`;
+      const again = keep === undefined ? undefined : items.find((i) => i.row?.process.pid === keep);
+      if (again) pick.activeItems = [again];
+    };
+
+    const act = userAction(deps, 'act on the process', async (item: ProcessItem, button: ActionButton) => {
+      const row = item.row;
+      if (!row) return;
+      if (button.action === 'kill') {
+        pick.busy = true;
+        pick.enabled = false; // one kill at a time; the list changes under the cursor
+        try {
+          await actions.killTree(row.process.pid);
+        } finally {
+          pick.busy = false;
+          pick.enabled = true;
+          render();
+        }
+        return;
+      }
+      await perform(actions, button.action, row);
+    });
+
+    disposables.push(
+      feed.onDidChange(render),
+      pick.onDidTriggerItemButton((e) => void act(e.item, e.button as ActionButton)),
+      pick.onDidAccept(() => {
+        accepted = pick.selectedItems[0]?.row;
+        if (accepted) pick.hide();
+      }),
+      pick.onDidHide(() => {
+        closed = true;
+        for (const d of disposables.splice(0)) d.dispose();
+        resolve(accepted);
+      }),
+    );
+    render();
+    pick.show();
+    // What is in memory shows at once; a fresh look at the OS (new processes, ports) follows.
+    pick.busy = true;
+    inBackground(deps, 'refreshing the process list', () =>
+      actions.refresh().finally(() => {
+        pick.busy = false;
+        render();
+      }),
+    );
+  });
+}
+
+/** The second step for one process; 'back' returns to the list. */
+function pickAction(row: ProcessRow): Promise<ActionKind | 'back' | undefined> {
+  return new Promise((resolve) => {
+    const pick = vscode.window.createQuickPick<ActionItem>();
+    const p = row.process;
+    const tree = treeOf(p);
+    pick.title = processPhrase(p);
+    pick.placeholder = row.orphan ? `Orphan, started in terminal "${p.terminalName}" by an earlier window` : `In terminal "${p.terminalName}"`;
+    pick.buttons = [vscode.QuickInputButtons.Back];
+    const items: ActionItem[] = [
+      {
+        action: 'kill',
+        label: '$(trash) Kill Process Tree',
+        description: tree.length > 1 ? `${p.name} and ${countProcesses(tree.length - 1, 'child')}` : p.name,
+      },
+      ...(row.terminal !== undefined ? [{ action: 'reveal' as const, label: '$(terminal) Reveal Terminal', description: row.terminal }] : []),
+      { action: 'copy', label: '$(copy) Copy Command Line', detail: p.commandLine },
+    ];
+    pick.items = items;
+    let result: ActionKind | 'back' | undefined;
+    const disposables: vscode.Disposable[] = [
+      pick,
+      pick.onDidTriggerButton((b) => {
+        if (b === vscode.QuickInputButtons.Back) {
+          result = 'back';
+          pick.hide();
+        }
+      }),
+      pick.onDidAccept(() => {
+        result = pick.selectedItems[0]?.action;
+        pick.hide();
+      }),
+      pick.onDidHide(() => {
+        for (const d of disposables.splice(0)) d.dispose();
+        resolve(result);
+      }),
+    ];
+    pick.show();
+  });
+}

@@ -1,0 +1,42 @@
+/**
+ * The status bar item: running and orphaned counts, a tooltip listing the processes, a click for
+ * Show Processes, warning colours while orphans are alive. Hidden while nothing is tracked (why:
+ * statusBarModel.ts). Follows the change feed, and a slow tick keeps the tooltip's ages current.
+ */
+import * as vscode from 'vscode';
+import type { ChangeFeed } from './changeFeed';
+import type { ProcessUiDependencies } from './dependencies';
+import { COMMANDS, STATUS_BAR_ID } from './ids';
+import { statusBarModel } from './statusBarModel';
+
+const AGE_TICK_MS = 30_000;
+/** Left side, after VS Code's own remote/problems items. */
+const PRIORITY = 10;
+
+export function createStatusBar(deps: ProcessUiDependencies, feed: ChangeFeed): vscode.Disposable {
+  const item = vscode.window.createStatusBarItem(STATUS_BAR_ID, vscode.StatusBarAlignment.Left, PRIORITY);
+  item.name = 'Terminal Shepherd';
+  item.command = { command: COMMANDS.showProcesses, title: 'Show Processes' };
+  const warningBackground = new vscode.ThemeColor('statusBarItem.warningBackground');
+  const warningForeground = new vscode.ThemeColor('statusBarItem.warningForeground');
+
+  const render = (): void => {
+    const model = statusBarModel(deps.ledger.summary(), Date.now());
+    item.text = model.text;
+    item.tooltip = new vscode.MarkdownString(model.tooltip);
+    item.accessibilityInformation = { label: model.accessibilityLabel, role: 'button' };
+    item.backgroundColor = model.warning ? warningBackground : undefined;
+    item.color = model.warning ? warningForeground : undefined;
+    if (model.visible) item.show();
+    else item.hide();
+  };
+
+  const subscription = feed.onDidChange(render);
+  const tick = setInterval(render, AGE_TICK_MS);
+  render();
+  return new vscode.Disposable(() => {
+    clearInterval(tick);
+    subscription.dispose();
+    item.dispose();
+  });
+}

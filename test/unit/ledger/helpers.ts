@@ -1,0 +1,51 @@
+/** Shared helpers for the ledger tests: temp data dirs, a logger that keeps what it was told. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Logger } from '../../../common/src/logger';
+import type { LedgerEvent } from '../../../extension/src/core/ledger/formats';
+
+export { ProcessJanitor, waitFor } from '../processes/helpers';
+
+/** A fresh temp dir per test; `cleanup()` removes them all (after hooks). */
+export class TempDirs {
+  private readonly dirs: string[] = [];
+
+  make(prefix = 'ledger-'): string {
+    const dir = mkdtempSync(path.join(tmpdir(), prefix));
+    this.dirs.push(dir);
+    return dir;
+  }
+
+  cleanup(): void {
+    for (const dir of this.dirs.splice(0)) {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+export interface CollectingLogger extends Logger {
+  readonly lines: Array<{ level: string; text: string }>;
+  has(level: string, pattern: RegExp): boolean;
+}
+
+export function collectingLogger(): CollectingLogger {
+  const lines: Array<{ level: string; text: string }> = [];
+  const log = (level: string) => (message: string | Error, ...args: unknown[]) => {
+    lines.push({ level, text: [message, ...args].map((a) => (a instanceof Error ? a.message : String(a))).join(' ') });
+  };
+  return {
+    lines,
+    has: (level, pattern) => lines.some((l) => l.level === level && pattern.test(l.text)),
+    trace: log('trace'),
+    debug: log('debug'),
+    info: log('info'),
+    warn: log('warn'),
+    error: log('error'),
+  };
+}
+
+/** A syntactically complete event for store tests. */
+export function sampleEvent(pid: number, sessionId = 's1', kind: LedgerEvent['event'] = 'spawned'): LedgerEvent {
+  return { event: kind, ts: new Date(0).toISOString(), sessionId, pid, startTime: `${pid}00@boot`, name: 'sleep', terminal: 't', cmd: `sleep ${pid}` };
+}

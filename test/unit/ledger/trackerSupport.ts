@@ -1,0 +1,62 @@
+/**
+ * Real-process fixtures for the tracker tests: a stand-in "terminal shell" (a bash reading
+ * commands from a pipe, so commands can be typed into it like into a terminal) and a tracker on
+ * a temp data dir with fast cadences.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { LedgerStore } from '../../../extension/src/core/ledger/ledgerStore';
+import { ProcessTracker, type ProcessTrackerDeps } from '../../../extension/src/core/ledger/processTracker';
+import { defaultLedgerSettings, type LedgerSettings } from '../../../extension/src/core/ledger/api';
+import type { LedgerEvent } from '../../../extension/src/core/ledger/formats';
+import type { ProcessMonitor } from '../../../extension/src/core/processes/types';
+import { collectingLogger, type CollectingLogger, type ProcessJanitor } from './helpers';
+
+export interface TestShell {
+  readonly child: ChildProcess;
+  readonly pid: number;
+  /** Types a line into the shell. */
+  type(line: string): void;
+}
+
+/** A bash in its own process group (the janitor kills the group) that runs what is typed. */
+export function spawnShell(janitor: ProcessJanitor): TestShell {
+  const child = janitor.spawn('bash', ['-s'], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+  return { child, pid: child.pid!, type: (line) => child.stdin!.write(`${line}\n`) };
+}
+
+export interface TrackerFixture {
+  readonly tracker: ProcessTracker;
+  readonly store: LedgerStore;
+  readonly logger: CollectingLogger;
+  events(): Promise<LedgerEvent[]>;
+}
+
+export function makeTracker(
+  monitor: ProcessMonitor,
+  dir: string,
+  options: { settings?: Partial<LedgerSettings> } & Partial<Omit<ProcessTrackerDeps, 'settings'>> = {},
+): TrackerFixture {
+  const logger = collectingLogger();
+  const store = new LedgerStore({ dir, logger });
+  const settings: LedgerSettings = { ...defaultLedgerSettings, pollIntervalMs: 100, idlePollIntervalMs: 300, ...options.settings };
+  const tracker = new ProcessTracker({
+    monitor,
+    store,
+    logger,
+    persistence: { activeDelayMs: 20, activeMaxDelayMs: 200, sessionDelayMs: 20, sessionMaxDelayMs: 200 },
+    ...options,
+    settings: () => settings,
+  });
+  return { tracker, store, logger, events: async () => (await store.readEvents()).items };
+}
+
+/** A live process (zombies, which are dead but not yet reaped, do not count). */
+export function pidAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
