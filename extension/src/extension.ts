@@ -13,11 +13,11 @@ import { attachToTerminalService, createProcessLedger, defaultLedgerSettings } f
 import { createRunOutputFactory } from './core/output/runOutputFactory';
 import { createProcessMonitor } from './core/processes';
 import { TerminalService } from './core/terminals/terminalService';
-import { registerCommands } from './vscode/commands';
 import { createLogChannel } from './vscode/logChannel';
 import { registerMcpServerProvider } from './vscode/mcpServerProvider';
 import { readLogLevel, readSettings } from './vscode/settings';
 import { VsCodeTerminalHost } from './vscode/terminalHost';
+import { announceOrphans, registerProcessUi } from './vscode/ui';
 import { firstWorkspaceFolder, isWorkspaceTrusted } from './vscode/workspace';
 
 /** Async teardown that context.subscriptions cannot await; deactivate() returns it. */
@@ -51,11 +51,13 @@ export async function activate(context: ExtensionContext): Promise<void> {
     log.error('the process ledger could not load; orphans of earlier windows are not reported', error);
     return undefined;
   });
-  if (startup && startup.orphans.length > 0) {
-    log.warn(`${startup.orphans.length} process(es) left running by an earlier window: ${startup.orphans.map((p) => `${p.name} (pid ${p.pid})`).join(', ')}`);
-  }
   const attachment = attachToTerminalService(ledger, terminals, log);
   context.subscriptions.push(terminals);
+  const ui = { ledger, terminals, logger: { ...log, show: () => channel.show() }, dataDir, orphanPolicy: () => readSettings().orphanPolicy };
+  context.subscriptions.push(registerProcessUi(ui));
+  if (startup && startup.orphans.length > 0) {
+    void announceOrphans(ui, startup.orphans);
+  }
 
   let bridge: BridgeServer | undefined;
   let bridgeFile: BridgeFilePublisher | undefined;
@@ -89,7 +91,6 @@ export async function activate(context: ExtensionContext): Promise<void> {
   } catch (error) {
     log.error('could not start the bridge; the MCP tools will not reach this window', error);
   }
-  context.subscriptions.push(registerCommands({ showLog: () => channel.show() }));
 
   shutdown = async () => {
     // Stop following terminals first: their close events during a reload must not kill what the
