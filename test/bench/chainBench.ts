@@ -10,7 +10,10 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { serverScript } from '../support/mcpClient';
 import { openShepherdWindow, type ShepherdWindow } from '../support/shepherdE2e';
 import { ensureVsCode } from '../support/vscodeInstall';
-import { summarize, type Stats } from './stats';
+import { silentLogger } from '../../common/src/logger';
+import { BridgeClient } from '../../mcp-server/src/bridgeClient';
+import { renderReminder, toReminder } from '../../mcp-server/src/ledgerReminder';
+import { measure, summarize, type Stats } from './stats';
 
 export interface ChainBenchResult {
   readonly runs: number;
@@ -38,6 +41,10 @@ export interface ChainBenchResult {
     readonly floorHeapGrowthMb: number;
   };
   readonly coldStart: Stats;
+  /** process/summary over the bridge, as the MCP server asks it for every response. */
+  readonly summaryRoundTrip: Stats;
+  /** Rendering the capped reminder of 50 running processes. */
+  readonly reminderRender: Stats;
 }
 
 /** Runs in the extension host: a bash terminal of its own and N bare round trips of `command`. */
@@ -125,6 +132,13 @@ export async function runChainBench(options: { runs?: number; megabytes?: number
     const after = await ev<{ rss: number; heap: number }>(MEMORY);
 
     const cold = await coldStarts(win.workspace, 10);
+    // The ledger reminder every response carries: one process/summary round trip + its rendering.
+    const bridge = new BridgeClient({ workspaceFolder: win.workspace, logger: silentLogger, clientInfo: { name: 'bench', version: '1' } });
+    const summaryRoundTrip = await measure(50, () => bridge.request('ledgerSummary', {}));
+    bridge.dispose();
+    const entry = (pid: number) => ({ pid, name: 'node', terminalName: 'dev', ports: [5173], startedAt: new Date().toISOString() });
+    const fifty = toReminder({ running: Array.from({ length: 50 }, (_, i) => entry(i)), orphaned: [] });
+    const reminderRender = await measure(200, () => renderReminder(fifty));
     return {
       runs,
       floorTrue: summarize(floorTrue),
@@ -148,6 +162,8 @@ export async function runChainBench(options: { runs?: number; megabytes?: number
         floorHeapGrowthMb: (before.heap - baseline.heap) / 1e6,
       },
       coldStart: summarize(cold),
+      summaryRoundTrip,
+      reminderRender,
     };
   } finally {
     await win.stop(false);

@@ -22,45 +22,27 @@ import { identityKey } from '../../extension/src/core/ledger/formats';
 import { recordFromInfo } from '../../extension/src/core/ledger/records';
 import { diffSnapshot } from '../../extension/src/core/ledger/snapshotDiff';
 import { createProcessMonitor } from '../../extension/src/core/processes';
-
-export interface BenchStats {
-  readonly p50: number;
-  readonly p95: number;
-  readonly runs: number;
-}
+import { measure as measureStats, type Stats } from './stats';
 
 export interface LedgerBenchResult {
   readonly tracked: number;
-  readonly summaryCached: BenchStats;
-  readonly summaryRecomputed: BenchStats;
-  readonly list: BenchStats;
+  readonly summaryCached: Stats;
+  readonly summaryRecomputed: Stats;
+  readonly list: Stats;
   /** A poll at the fast cadence: descendants + shell identity check + diff. */
-  readonly pollCycle: BenchStats;
+  readonly pollCycle: Stats;
   /** refresh(): the poll plus identity checks of missing processes and listening ports. */
-  readonly refresh: BenchStats;
-  readonly descendants: BenchStats;
-  readonly diff: BenchStats;
-  readonly listeningPorts: BenchStats;
-  readonly activeFileWrite: BenchStats;
-  readonly logAppend: BenchStats;
+  readonly refresh: Stats;
+  readonly descendants: Stats;
+  readonly diff: Stats;
+  readonly listeningPorts: Stats;
+  readonly activeFileWrite: Stats;
+  readonly logAppend: Stats;
 }
 
 const TRACKED = 50;
 
-async function measure(runs: number, fn: () => unknown): Promise<BenchStats> {
-  for (let i = 0; i < Math.min(20, runs); i++) {
-    await fn(); // warm-up
-  }
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    await fn();
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  const at = (q: number): number => Number(times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(4));
-  return { p50: at(0.5), p95: at(0.95), runs };
-}
+const measure = (runs: number, fn: () => unknown): Promise<Stats> => measureStats(runs, fn, Math.min(20, runs));
 
 async function until(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -136,7 +118,7 @@ export async function runLedgerBench(runs = 200): Promise<LedgerBenchResult> {
 if (/ledgerBench\.[cm]?[tj]s$/.test(process.argv[1] ?? '')) {
   runLedgerBench().then(
     (r) => {
-      const line = (label: string, s: BenchStats): string =>
+      const line = (label: string, s: Stats): string =>
         `${label.padEnd(46)} p50 ${s.p50.toFixed(4).padStart(9)} ms   p95 ${s.p95.toFixed(4).padStart(9)} ms   (${s.runs} runs)`;
       console.log(`tracked processes: ${r.tracked}`);
       console.log(line('summary() (cached, per tool response)', r.summaryCached));

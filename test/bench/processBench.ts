@@ -13,12 +13,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { LinuxProcessMonitor } from '../../extension/src/core/processes/linuxProcessMonitor';
-
-export interface BenchStats {
-  readonly p50: number;
-  readonly p95: number;
-  readonly runs: number;
-}
+import { measure, type Stats } from './stats';
 
 export interface ProcessBenchResult {
   readonly processCount: number;
@@ -26,32 +21,17 @@ export interface ProcessBenchResult {
   /** Context for the figures: CPUs and the 1-minute load average when the runs ended. */
   readonly cpus: number;
   readonly loadAverage1m: number;
-  readonly listAll: BenchStats;
-  readonly listAllColdCache: BenchStats;
-  readonly descendants: BenchStats & { readonly found: number };
-  readonly descendantsFromTable: BenchStats;
-  readonly probeShellIdle?: BenchStats;
-  readonly probeShellJob?: BenchStats;
+  readonly listAll: Stats;
+  readonly listAllColdCache: Stats;
+  readonly descendants: Stats & { readonly found: number };
+  readonly descendantsFromTable: Stats;
+  readonly probeShellIdle?: Stats;
+  readonly probeShellJob?: Stats;
   readonly notes: string[];
 }
 
 function countProcesses(): number {
   return readdirSync('/proc').filter((n) => /^\d+$/.test(n)).length;
-}
-
-async function measure(runs: number, fn: () => unknown): Promise<BenchStats> {
-  for (let i = 0; i < Math.min(10, runs); i++) {
-    await fn(); // warm-up: JIT and caches
-  }
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    await fn();
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  const at = (q: number): number => Number(times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(3));
-  return { p50: at(0.5), p95: at(0.95), runs };
 }
 
 async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
@@ -161,7 +141,7 @@ export async function runProcessBench(options: { minProcesses?: number; runs?: n
 if (require.main === module) {
   runProcessBench().then(
     (r) => {
-      const line = (label: string, s: BenchStats | undefined): string =>
+      const line = (label: string, s: Stats | undefined): string =>
         s ? `${label.padEnd(34)} p50 ${s.p50.toFixed(3).padStart(8)} ms   p95 ${s.p95.toFixed(3).padStart(8)} ms   (${s.runs} runs)` : `${label.padEnd(34)} not measured`;
       console.log(`processes on the machine: ${r.processCount} (filler sleeps spawned: ${r.fillerSpawned}); ${r.cpus} CPUs, load average ${r.loadAverage1m}`);
       console.log(line('listAll (warm cmdline cache)', r.listAll));

@@ -5,6 +5,7 @@
  */
 import { cpus, loadavg } from 'node:os';
 import { runChainBench } from './chainBench';
+import { runLedgerBench } from './ledgerBench';
 import { runOutputBench } from './outputBench';
 import { runProcessBench } from './processBench';
 import { ms, type Stats } from './stats';
@@ -34,6 +35,8 @@ async function main(): Promise<void> {
     line('extension host RSS / heap growth, floor drain (after GC)', `${t.floorRssGrowthMb.toFixed(1)} MB / ${t.floorHeapGrowthMb.toFixed(1)} MB`);
     line('result size (truncated head + tail)', `${t.outputChars} chars, truncated=${t.truncated}`);
     line('MCP server cold start to first tools/list (10 runs)', dist(c.coldStart));
+    line('per-response ledger reminder: process/summary round trip', dist(c.summaryRoundTrip));
+    line('per-response ledger reminder: rendering 50 entries (capped)', dist(c.reminderRender));
     console.log();
   }
 
@@ -54,6 +57,19 @@ async function main(): Promise<void> {
     if (p.probeShellIdle) line('probeShell at the prompt', dist(p.probeShellIdle));
     if (p.probeShellJob) line('probeShell during a job', dist(p.probeShellJob));
     for (const note of p.notes) console.log(`  note: ${note}`);
+    console.log();
+  }
+
+  if (wants('ledger')) {
+    const l = await runLedgerBench();
+    console.log(`Process ledger, ${l.tracked} tracked processes`);
+    line('summary() per tool response (cached)', dist(l.summaryCached));
+    line('summary() recomputed after a change', dist(l.summaryRecomputed));
+    line('list() (trees)', dist(l.list));
+    line('one poll cycle of a terminal (walk + identity + diff)', dist(l.pollCycle));
+    line('refresh() (adds liveness checks and ports)', dist(l.refresh));
+    line('active-processes.json write (lock, merge, rename)', dist(l.activeFileWrite));
+    line('one process-log.jsonl append', dist(l.logAppend));
     console.log();
   }
 }

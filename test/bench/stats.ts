@@ -19,3 +19,17 @@ export function summarize(samples: readonly number[]): Stats {
 }
 
 export const ms = (value: number): string => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
+
+/** Times `fn` over `runs` calls after a few warm-up calls (JIT, caches). */
+export async function measure(runs: number, fn: () => unknown, warmup = Math.min(10, runs)): Promise<Stats> {
+  for (let i = 0; i < warmup; i++) {
+    await fn();
+  }
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await fn();
+    times.push(performance.now() - t0);
+  }
+  return summarize(times);
+}

@@ -190,14 +190,15 @@ function npmCliScript(): string {
   throw new Error(`Cannot find npm-cli.js for ${npm}`);
 }
 
-/** Environment for a nested npm: without the npm_* variables of an enclosing `npm test`/`npm start`,
- * which would point npm at the repository (local prefix, package scripts) instead of our folder. */
+/** Environment for a nested npm: without any npm_* variable of an enclosing `npm test`/`npm start`.
+ * npm reads every npm_config_* variable back as its own config, so the outer npm's (Node 20) user agent,
+ * prefix and nodedir would leak into the Node 24 install: code-server's postinstall reads the Node major
+ * from npm_config_user_agent and refuses anything but 24. */
 function cleanNpmEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
     const lk = k.toLowerCase();
-    if (lk.startsWith('npm_package_') || lk.startsWith('npm_lifecycle_')) continue;
-    if (['npm_config_local_prefix', 'npm_config_prefix', 'npm_config_global_prefix', 'npm_execpath', 'npm_node_execpath', 'npm_command', 'init_cwd', 'npm_config_nodedir'].includes(lk)) continue;
+    if (lk.startsWith('npm_') || lk === 'init_cwd') continue;
     env[k] = v;
   }
   return { ...env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', ...extra };

@@ -14,7 +14,7 @@ import { ProcessActions } from './processActions';
 import { showProcessesPick } from './processesPick';
 import { createProcessesView, type ProcessNode } from './processesView';
 import { createStatusBar } from './statusBar';
-import { inBackground, userAction } from './userFeedback';
+import { guarded, inBackground, userAction } from './userFeedback';
 
 export type { OrphanPolicy, ProcessUiDependencies } from './dependencies';
 export { announceOrphans } from './orphanAnnouncement';
@@ -29,14 +29,14 @@ export function registerProcessUi(deps: ProcessUiDependencies): vscode.Disposabl
 
   // Kill Orphans shows in the view title only while there are orphans.
   let hadOrphans: boolean | undefined;
-  const updateContext = (): void => {
+  const updateContext = guarded(deps, 'updating the orphans context key', (): void => {
     const hasOrphans = deps.ledger.summary().orphaned.length > 0;
     if (hasOrphans === hadOrphans) return;
     hadOrphans = hasOrphans;
     inBackground(deps, 'setting the orphans context key', async () => {
       await vscode.commands.executeCommand('setContext', CONTEXT_KEYS.hasOrphans, hasOrphans);
     });
-  };
+  });
 
   /** The process a row action is for: the clicked row, else the selected one. */
   const processOf = (arg: unknown): Extract<ProcessNode, { kind: 'process' }> | undefined => {

@@ -48,8 +48,8 @@ export class ProcessActions {
       result = await this.deps.ledger.kill(pid);
     } catch (error) {
       this.changed();
-      if (isNotOwned(error) && !findProcess(this.overview(), pid)) {
-        // It ended between the list and the click: the outcome the user wanted.
+      if (isNotOwned(error) && row && !findProcess(this.overview(), pid)) {
+        // It was listed but ended before the click: the outcome the user wanted.
         void vscode.window.showInformationMessage(`${capitalize(label)} had already exited.`);
         return undefined;
       }

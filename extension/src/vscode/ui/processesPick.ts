@@ -34,18 +34,26 @@ interface ActionItem extends vscode.QuickPickItem {
 }
 
 const TITLE = 'Terminal Shepherd: Processes';
-/** An em space per level: HTML collapses ASCII spaces at the start of a label, not this one. */
+/** Em spaces: HTML collapses ASCII spaces at the start of a label, not these. */
 const INDENT = '\u2003\u2003';
 
-export function iconFor(row: ProcessRow): string {
-  if (row.orphan) return 'warning';
-  return row.process.ports.length > 0 ? 'radio-tower' : 'server-process';
+export function iconFor(row: ProcessRow): vscode.ThemeIcon {
+  if (row.orphan) return new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+  return new vscode.ThemeIcon(row.process.ports.length > 0 ? 'radio-tower' : 'server-process');
+}
+
+/** "python3" for a top-level process; "└ sleep" (indented per level) under its parent, which precedes it. */
+function labelFor(row: ProcessRow): string {
+  const name = row.process.name || 'process';
+  return row.depth === 0 ? name : `${INDENT.repeat(row.depth - 1)}\u2514\u2002${name}`;
 }
 
 function itemFor(row: ProcessRow, now: number): ProcessItem {
   const buttons = [BUTTONS.kill, ...(row.terminal !== undefined ? [BUTTONS.reveal] : []), BUTTONS.copy];
   return {
-    label: `${INDENT.repeat(row.depth)}$(${iconFor(row)}) ${row.process.name || 'process'}`,
+    // An icon rather than a $(codicon) in the label: screen readers would read the icon's name.
+    iconPath: iconFor(row),
+    label: labelFor(row),
     description: processDescription(row.process, now),
     detail: row.process.commandLine,
     buttons,
@@ -151,6 +159,7 @@ function pickProcess(deps: ProcessUiDependencies, actions: ProcessActions, feed:
     pick.busy = true;
     inBackground(deps, 'refreshing the process list', () =>
       actions.refresh().finally(() => {
+        if (closed) return;
         pick.busy = false;
         render();
       }),
@@ -170,11 +179,12 @@ function pickAction(row: ProcessRow): Promise<ActionKind | 'back' | undefined> {
     const items: ActionItem[] = [
       {
         action: 'kill',
-        label: '$(trash) Kill Process Tree',
+        iconPath: new vscode.ThemeIcon('trash'),
+        label: 'Kill Process Tree',
         description: tree.length > 1 ? `${p.name} and ${countProcesses(tree.length - 1, 'child')}` : p.name,
       },
-      ...(row.terminal !== undefined ? [{ action: 'reveal' as const, label: '$(terminal) Reveal Terminal', description: row.terminal }] : []),
-      { action: 'copy', label: '$(copy) Copy Command Line', detail: p.commandLine },
+      ...(row.terminal !== undefined ? [{ action: 'reveal' as const, iconPath: new vscode.ThemeIcon('terminal'), label: 'Reveal Terminal', description: row.terminal }] : []),
+      { action: 'copy', iconPath: new vscode.ThemeIcon('copy'), label: 'Copy Command Line', detail: p.commandLine },
     ];
     pick.items = items;
     let result: ActionKind | 'back' | undefined;

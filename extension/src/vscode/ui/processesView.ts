@@ -12,7 +12,7 @@ import { countProcesses, escapeMarkdown, formatAge, formatPorts, formatStartTime
 import { CONTEXT_VALUES, PROCESSES_VIEW_ID } from './ids';
 import type { ProcessActions } from './processActions';
 import { allOrphans, isEmptyOverview, type ProcessOverview, type ProcessRow, type TerminalGroup } from './processModel';
-import { inBackground } from './userFeedback';
+import { guarded, inBackground } from './userFeedback';
 
 export type ProcessNode =
   | { readonly kind: 'terminal'; readonly group: TerminalGroup }
@@ -80,13 +80,16 @@ const expandedIf = (has: boolean): vscode.TreeItemCollapsibleState =>
 
 function terminalItem(group: TerminalGroup): vscode.TreeItem {
   const item = new vscode.TreeItem(group.name, expandedIf(group.processes.length > 0));
-  item.id = `terminal:${group.name}`; // stable ids keep expansion and selection across re-renders
+  // Stable ids keep expansion and selection across re-renders. A row that gains its first child
+  // gets a new id: VS Code keeps a known row's collapsible state, so a leaf would turn collapsed.
+  item.id = `terminal:${group.name}${group.processes.length > 0 ? '' : ':empty'}`;
   const parts: string[] = [];
   if (!group.open) parts.push('closed');
   else if (group.shellPid !== undefined) parts.push(`shell pid ${group.shellPid}`);
   if (group.busy && group.command) parts.push(group.command);
   else if (group.open && group.processes.length === 0) parts.push('idle');
   item.description = parts.join(' · ');
+  item.accessibilityInformation = { label: `Terminal ${group.name}${item.description ? `, ${item.description}` : ''}` };
   item.iconPath = new vscode.ThemeIcon(group.open ? 'terminal' : 'terminal-kill');
   item.contextValue = group.open ? CONTEXT_VALUES.terminal : `${CONTEXT_VALUES.terminal}.closed`;
   const tooltip = new vscode.MarkdownString(`**Terminal ${escapeMarkdown(group.name)}**${group.open ? '' : ' \\(closed\\)'}\n\n`);
@@ -114,7 +117,7 @@ export function processItem(row: ProcessRow, now: number): vscode.TreeItem {
   const p = row.process;
   const hasChildren = (p.children?.length ?? 0) > 0;
   const item = new vscode.TreeItem(p.name || 'process', expandedIf(hasChildren));
-  item.id = `process:${p.pid}:${p.startedAt}`;
+  item.id = `process:${p.pid}:${p.startedAt}${hasChildren ? '' : ':leaf'}`; // see terminalItem
   item.description = processDescription(p, now);
   item.iconPath = row.orphan
     ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
@@ -148,23 +151,26 @@ export function createProcessesView(deps: ProcessUiDependencies, actions: Proces
   const treeView = vscode.window.createTreeView(PROCESSES_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
   let tick: ReturnType<typeof setInterval> | undefined;
 
-  const render = (): void => {
+  const render = guarded(deps, 'rendering the Processes view', (): void => {
     provider.refresh();
     const orphans = allOrphans(provider.overview).length;
     // The activity bar badge counts only what asks for action: orphans.
     treeView.badge = orphans > 0 ? { value: orphans, tooltip: countProcesses(orphans, 'orphaned') } : undefined;
-  };
-  const followVisibility = (visible: boolean): void => {
+  });
+  const followVisibility = guarded(deps, 'following the Processes view visibility', (visible: boolean): void => {
     if (tick !== undefined) clearInterval(tick);
     tick = undefined;
     if (!visible) return;
     // Shown again: what is in memory at once, then a fresh look at the OS.
     render();
     inBackground(deps, 'refreshing processes for the view', () => actions.refresh());
-    tick = setInterval(() => {
-      if (!isEmptyOverview(provider.overview)) provider.refresh();
-    }, AGE_TICK_MS);
-  };
+    tick = setInterval(
+      guarded(deps, 'updating ages in the Processes view', () => {
+        if (!isEmptyOverview(provider.overview)) provider.refresh();
+      }),
+      AGE_TICK_MS,
+    );
+  });
 
   const subscriptions: vscode.Disposable[] = [
     feed.onDidChange(render),

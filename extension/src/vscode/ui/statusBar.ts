@@ -8,6 +8,7 @@ import type { ChangeFeed } from './changeFeed';
 import type { ProcessUiDependencies } from './dependencies';
 import { COMMANDS, STATUS_BAR_ID } from './ids';
 import { statusBarModel } from './statusBarModel';
+import { guarded } from './userFeedback';
 
 const AGE_TICK_MS = 30_000;
 /** Left side, after VS Code's own remote/problems items. */
@@ -20,7 +21,7 @@ export function createStatusBar(deps: ProcessUiDependencies, feed: ChangeFeed): 
   const warningBackground = new vscode.ThemeColor('statusBarItem.warningBackground');
   const warningForeground = new vscode.ThemeColor('statusBarItem.warningForeground');
 
-  const render = (): void => {
+  const render = guarded(deps, 'rendering the status bar item', (): void => {
     const model = statusBarModel(deps.ledger.summary(), Date.now());
     item.text = model.text;
     item.tooltip = new vscode.MarkdownString(model.tooltip);
@@ -29,7 +30,7 @@ export function createStatusBar(deps: ProcessUiDependencies, feed: ChangeFeed): 
     item.color = model.warning ? warningForeground : undefined;
     if (model.visible) item.show();
     else item.hide();
-  };
+  });
 
   const subscription = feed.onDidChange(render);
   const tick = setInterval(render, AGE_TICK_MS);

@@ -63,3 +63,14 @@ export function inBackground(deps: Feedback, what: string, work: () => Promise<u
     deps.logger.warn(`ui: ${what} failed`, error);
   }
 }
+
+/** Wraps a timer or VS Code event handler: a failure is logged, never thrown into VS Code. */
+export function guarded<A extends unknown[]>(deps: Feedback, what: string, handler: (...args: A) => void): (...args: A) => void {
+  return (...args: A) => {
+    try {
+      handler(...args);
+    } catch (error) {
+      deps.logger.error(`ui: ${what} failed`, error);
+    }
+  };
+}

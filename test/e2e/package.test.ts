@@ -1,0 +1,184 @@
+// The .vsix a user installs: `npm run package` builds it (production bundle + @vscode/vsce), it
+// holds only what ships, and installed with code-server's own `--install-extension` into a fresh
+// VS Code (no repository symlink) it works end to end: its own bundled MCP server runs a command
+// through the bridge, Show Processes lists the process, and the details page renders its README.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Locator, Page } from 'playwright-core';
+import type { ListProcessesResult, TrackedProcess } from '../../common/src/protocol';
+import { repoRoot } from '../support/mcpClient';
+import { E2E_SETTINGS, makeWorkspace, waitFor } from '../support/shepherdE2e';
+import { launchVsCode, type VsCode } from '../support/vscodeHarness';
+import { ensureVsCode } from '../support/vscodeInstall';
+
+const VSIX = path.join(repoRoot, 'terminal-shepherd.vsix');
+const EXTENSION_ID = 'terminal-shepherd.terminal-shepherd';
+/** What ships, and nothing else. */
+const SHIPPED = [
+  '[Content_Types].xml',
+  'extension.vsixmanifest',
+  'extension/LICENSE.txt',
+  'extension/package.json',
+  'extension/readme.md',
+  'extension/dist/extension.js',
+  'extension/dist/mcp-server.js',
+  'extension/media/icon.png',
+  'extension/media/processes-view.svg',
+];
+
+/** Entry names of a zip (python3's zipfile: on every machine that runs these tests). */
+function zipEntries(file: string): string[] {
+  const r = spawnSync('python3', ['-c', 'import sys, zipfile; print("\\n".join(zipfile.ZipFile(sys.argv[1]).namelist()))', file], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout.split('\n').filter(Boolean);
+}
+
+function zipText(file: string, entry: string): string {
+  const r = spawnSync('python3', ['-c', 'import sys, zipfile; sys.stdout.write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]).decode())', file, entry], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout;
+}
+
+function npm(args: string[]): { status: number | null; output: string } {
+  const r = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, { cwd: repoRoot, encoding: 'utf8', timeout: 180_000 });
+  return { status: r.status, output: `${r.stdout}\n${r.stderr}` };
+}
+
+const flatten = (list: readonly TrackedProcess[]): TrackedProcess[] => list.flatMap((p) => [p, ...flatten(p.children ?? [])]);
+
+const pickRow = (page: Page, text: string): Locator => page.locator(`.quick-input-list .monaco-list-row[aria-label*="${text}"]`);
+
+async function runFromPalette(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill(`>${title}`);
+  await pickRow(page, title).first().click({ timeout: 10_000 });
+}
+
+describe('the .vsix: npm run package, only what ships, installed into a fresh VS Code', function () {
+  this.timeout(240_000);
+  const timings: Record<string, number> = {};
+  let failed = false;
+
+  before(function () {
+    this.timeout(240_000);
+    const t0 = Date.now();
+    const built = npm(['run', 'package']);
+    timings['npm run package'] = Date.now() - t0;
+    assert.equal(built.status, 0, `npm run package failed:\n${built.output}`);
+    assert.match(built.output, /DONE\s+Packaged: .*terminal-shepherd\.vsix/);
+  });
+  afterEach(function () {
+    failed ||= this.currentTest?.state === 'failed';
+  });
+  after(function () {
+    this.timeout(120_000);
+    // The rest of the suite runs on the development build (source maps, readable stacks).
+    const rebuilt = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 });
+    if (rebuilt.status !== 0) console.error(`could not restore the development build: ${rebuilt.stderr}`);
+    console.log(`      timings (ms): ${JSON.stringify(timings)}`);
+  });
+
+  it('holds only what ships: the two bundles (minified, no source maps), manifest, README, LICENSE, icons', () => {
+    const entries = zipEntries(VSIX);
+    assert.deepEqual([...entries].sort(), [...SHIPPED].sort());
+    for (const bad of ['node_modules', '.map', '.ts', 'test/', 'extension/src', 'common/', '.devtools', '.vscode-test', 'screenshots']) {
+      assert.ok(!entries.some((e) => e.includes(bad)), `nothing matching ${bad} ships`);
+    }
+    // README images stay relative (there is no public URL to point them at): vsce must not have
+    // rewritten them into made-up absolute URLs.
+    const readme = zipText(VSIX, 'extension/readme.md');
+    const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
+    assert.ok(images.every((src) => !/^[a-z]+:/.test(src)), images.join(', '));
+    const manifest = JSON.parse(zipText(VSIX, 'extension/package.json'));
+    assert.equal(manifest.main, './dist/extension.js');
+    assert.ok(manifest.contributes.views.terminalShepherd, 'the Processes view is contributed');
+    const bundle = zipText(VSIX, 'extension/dist/extension.js');
+    assert.ok(!bundle.includes('sourceMappingURL'), 'production bundle: no source map reference');
+    assert.ok(bundle.length / bundle.split('\n').length > 1000, 'production bundle: minified (long lines)');
+    const size = statSync(VSIX).size;
+    timings['vsix bytes'] = size;
+    assert.ok(size < 3 * 1024 * 1024, `${size} bytes`);
+  });
+
+  describe('installed with --install-extension into a fresh VS Code', () => {
+    let vsc: VsCode;
+    let client: Client | undefined;
+    let workspace: string;
+    let installedDir: string;
+
+    before(async function () {
+      this.timeout(900_000);
+      await ensureVsCode();
+      workspace = makeWorkspace();
+      const t0 = Date.now();
+      vsc = await launchVsCode({ workspace, vsix: [VSIX], settings: E2E_SETTINGS, label: 'vsix' });
+      timings['install + open VS Code'] = Date.now() - t0;
+      await waitFor('the installed extension to advertise its bridge', 60_000, () => existsSync(path.join(workspace, '.devtools', 'bridge.json')));
+    });
+    after(async () => {
+      await client?.close().catch(() => undefined);
+      await vsc?.stop({ failed });
+    });
+
+    it('runs from the extensions dir, a real copy (not the repository)', async () => {
+      installedDir = await vsc.driver.evaluate<string>(`return vscode.extensions.getExtension('${EXTENSION_ID}').extensionPath`);
+      assert.ok(installedDir.startsWith(vsc.extensionsDir), installedDir);
+      assert.equal(lstatSync(installedDir).isSymbolicLink(), false);
+      assert.equal(existsSync(path.join(installedDir, 'extension')), false, 'unpacked, not nested');
+      assert.deepEqual(JSON.parse(readFileSync(path.join(installedDir, 'package.json'), 'utf8')).version, JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')).version);
+      assert.equal(await vsc.driver.evaluate<boolean>(`return vscode.extensions.getExtension('${EXTENSION_ID}').isActive`), true);
+    });
+
+    it("its own MCP server runs a command through the bridge, and Show Processes lists the process", async () => {
+      // The shipped dist/mcp-server.js, as a user's MCP client would start it.
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [path.join(installedDir, 'dist', 'mcp-server.js'), '--workspace', workspace],
+        env: { PATH: process.env.PATH ?? '' },
+        cwd: workspace,
+        stderr: 'pipe',
+      });
+      client = new Client({ name: 'vsix-test', version: '1.0.0' });
+      await client.connect(transport);
+      const call = async (name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> => {
+        const r = await client!.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
+        assert.notEqual(r.isError, true, JSON.stringify(r.content));
+        return r.structuredContent as Record<string, unknown>;
+      };
+      const t0 = Date.now();
+      const ran = await call('terminal_run', { command: 'sleep 297 &', name: 'vsix' });
+      timings['first terminal_run (new terminal)'] = Date.now() - t0;
+      assert.equal(ran.status, 'completed');
+      const sleeper = await waitFor('the sleep in list_processes', 15_000, async () =>
+        flatten(((await call('list_processes', {})) as unknown as ListProcessesResult).active).find((p) => p.commandLine === 'sleep 297'),
+      );
+      await runFromPalette(vsc.page, 'Terminal Shepherd: Show Processes');
+      const row = pickRow(vsc.page, `pid ${sleeper.pid} `);
+      await row.waitFor({ timeout: 10_000 });
+      assert.match((await row.getAttribute('aria-label')) ?? '', new RegExp(`^sleep, pid ${sleeper.pid} · \\d+s, sleep 297, vsix · shell pid ${ran.pid}$`));
+      await vsc.page.keyboard.press('Escape');
+    });
+
+    it("the extension's details page renders the shipped README", async () => {
+      // As a user: the Extensions view, installed extensions, ours (offline: no gallery query).
+      await vsc.driver.evaluate(`await vscode.commands.executeCommand('workbench.extensions.search', '@installed Terminal Shepherd')`);
+      await vsc.page.locator('.extensions-viewlet .monaco-list-row', { hasText: 'Terminal Shepherd' }).first().click({ timeout: 20_000 });
+      // The README renders in a webview (nested iframes): look for its sections in any frame.
+      await waitFor('the README in the details page', 20_000, async () => {
+        for (const frame of vsc.page.frames()) {
+          const headings = await frame.locator('h2').allInnerTexts().catch(() => [] as string[]);
+          if (headings.includes('Quick start') && headings.includes('In VS Code')) return true;
+        }
+        return undefined;
+      });
+      await vsc.screenshot(path.join(repoRoot, 'test-results', 'vsix-details-page.png'));
+    });
+  });
+});
