@@ -34,20 +34,6 @@ function fail(msg) {
   process.exit(1);
 }
 
-function commandOnPath(command) {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    const p = path.join(dir, command);
-    try {
-      fs.accessSync(p, fs.constants.X_OK);
-      if (fs.statSync(p).isFile()) return p;
-    } catch {
-      /* not here */
-    }
-  }
-  return undefined;
-}
-
 // 1. npm dependencies
 const lockMarker = path.join(repoRoot, 'node_modules', '.package-lock.json'); // written by every npm install/ci
 const needDeps = !fs.existsSync(lockMarker) || fs.statSync(path.join(repoRoot, 'package-lock.json')).mtimeMs > fs.statSync(lockMarker).mtimeMs;
@@ -65,8 +51,13 @@ if (!noBuild) {
 }
 if (!fs.existsSync(workspace)) fail(`${workspace} is missing`);
 
+// The shared helpers are TypeScript; tsx (a devDependency, installed above) loads them.
+const { tsImport } = await import('tsx/esm/api');
+const loadTs = (rel) => tsImport(pathToFileURL(path.join(repoRoot, rel)).href, import.meta.url);
+const installer = await loadTs('test/support/vscodeInstall.ts');
+
 // 3a. desktop VS Code
-const code = forceCodeServer ? undefined : commandOnPath('code');
+const code = forceCodeServer ? undefined : installer.commandOnPath('code');
 if (code) {
   say(`opening desktop VS Code: ${code} --extensionDevelopmentPath=${repoRoot} ${workspace}`);
   const child = spawn(code, [`--extensionDevelopmentPath=${repoRoot}`, workspace], { stdio: 'inherit' });
@@ -78,9 +69,7 @@ if (code) {
 
 // 3b. code-server
 async function startCodeServer() {
-  const { tsImport } = await import('tsx/esm/api');
-  const harness = await tsImport(pathToFileURL(path.join(repoRoot, 'test', 'support', 'vscodeHarness.ts')).href, import.meta.url);
-  const installer = await tsImport(pathToFileURL(path.join(repoRoot, 'test', 'support', 'vscodeInstall.ts')).href, import.meta.url);
+  const harness = await loadTs('test/support/vscodeHarness.ts');
   say('no `code` command on PATH: using code-server (VS Code server + web workbench) instead');
   let install;
   try {

@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { OutputCapture } from '../../extension/src/core/output/outputCapture';
+import { random } from '../unit/output/helpers';
 
 export interface OutputBenchOptions {
   /** Megabytes of raw terminal data to feed (default 20). */
@@ -31,18 +32,6 @@ export interface OutputBenchResult {
   readonly rssGrowthMb: number;
   readonly totalChars: number;
   readonly totalLines: number;
-}
-
-/** Deterministic pseudo-random numbers (mulberry32), so every run feeds the same data. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const WORDS = ['compiling', 'src/core/output/terminalRenderer.ts', 'ok', 'warning:', 'PASS', 'FAIL', 'npm', 'info', 'fetch', 'GET', '200', 'https://registry.npmjs.org/@types%2fnode', 'test', 'suite', '✓', 'done', 'in', '12ms', 'Building', 'module', '→', 'résumé', '中文'];

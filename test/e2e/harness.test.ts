@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { launchProcesses, launchVsCode, packVsix, type VsCode } from '../support/vscodeHarness';
+import { alive, launchProcesses, launchVsCode, packVsix, type VsCode } from '../support/vscodeHarness';
 import { ensureVsCode, findRepoRoot } from '../support/vscodeInstall';
 
 const repoRoot = findRepoRoot();
@@ -34,15 +34,6 @@ function makeWorkspace(): string {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ts-e2e-ws-'));
   fs.writeFileSync(path.join(ws, 'README.md'), '# harness test workspace\n');
   return ws;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return !/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
 }
 
 describe('real VS Code harness (code-server)', function () {

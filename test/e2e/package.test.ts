@@ -9,9 +9,9 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Locator, Page } from 'playwright-core';
-import type { ListProcessesResult, TrackedProcess } from '../../common/src/protocol';
+import type { ListProcessesResult } from '../../common/src/protocol';
 import { repoRoot } from '../support/mcpClient';
-import { E2E_SETTINGS, makeWorkspace, waitFor } from '../support/shepherdE2e';
+import { E2E_SETTINGS, flatten, makeWorkspace, waitFor } from '../support/shepherdE2e';
 import { launchVsCode, type VsCode } from '../support/vscodeHarness';
 import { ensureVsCode } from '../support/vscodeInstall';
 
@@ -47,8 +47,6 @@ function npm(args: string[]): { status: number | null; output: string } {
   const r = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, { cwd: repoRoot, encoding: 'utf8', timeout: 180_000 });
   return { status: r.status, output: `${r.stdout}\n${r.stderr}` };
 }
-
-const flatten = (list: readonly TrackedProcess[]): TrackedProcess[] => list.flatMap((p) => [p, ...flatten(p.children ?? [])]);
 
 const pickRow = (page: Page, text: string): Locator => page.locator(`.quick-input-list .monaco-list-row[aria-label*="${text}"]`);
 

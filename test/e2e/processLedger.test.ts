@@ -4,31 +4,10 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ListProcessesResult, TrackedProcess } from '../../common/src/protocol';
-import { openShepherdWindow, resultText, waitFor, type ShepherdWindow } from '../support/shepherdE2e';
+import type { ListProcessesResult } from '../../common/src/protocol';
+import { alive, flatten, ledgerEvents, openShepherdWindow, resultText, waitFor, type ShepherdWindow } from '../support/shepherdE2e';
 import { connectMcpServer } from '../support/mcpClient';
 import { ensureVsCode } from '../support/vscodeInstall';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
-
-const flatten = (list: TrackedProcess[]): TrackedProcess[] => list.flatMap((p) => [p, ...flatten(p.children ?? [])]);
-
-function ledgerEvents(workspace: string): { event: string; pid: number; name?: string }[] {
-  const file = path.join(workspace, '.devtools', 'process-log.jsonl');
-  return existsSync(file)
-    ? readFileSync(file, 'utf8')
-        .split('\n')
-        .filter((l) => l.trim())
-        .map((l) => JSON.parse(l))
-    : [];
-}
 
 describe('process ledger in a real VS Code', function () {
   this.timeout(240_000);

@@ -10,34 +10,14 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import type { ListProcessesResult, TrackedProcess } from '../../common/src/protocol';
+import type { ListProcessesResult } from '../../common/src/protocol';
 import { connectMcpServer, repoRoot, type McpSession } from '../support/mcpClient';
-import { openShepherdWindow, resultText, waitFor, type ShepherdWindow } from '../support/shepherdE2e';
+import { alive, flatten, ledgerEvents, openShepherdWindow, resultText, waitFor, type ShepherdWindow } from '../support/shepherdE2e';
 import { ensureVsCode } from '../support/vscodeInstall';
 
 const SCREENSHOTS = path.join(repoRoot, 'media', 'screenshots');
 /** An age as the UI writes it: "12s", "3m", "2h 5m". */
 const AGE = '\\d+[smhd](?: \\d+[smhd])?';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
-
-const flatten = (list: readonly TrackedProcess[]): TrackedProcess[] => list.flatMap((p) => [p, ...flatten(p.children ?? [])]);
-
-function ledgerEvents(workspace: string): { event: string; pid: number; reason?: string }[] {
-  const file = path.join(workspace, '.devtools', 'process-log.jsonl');
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l));
-}
 
 // ---- the workbench, as a user sees it -------------------------------------------------------
 

@@ -4,14 +4,15 @@
  * reaches the window through .devtools/bridge.json exactly as an MCP client outside VS Code would.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { TerminalRunResult } from '../../common/src/protocol';
+import type { TerminalRunResult, TrackedProcess } from '../../common/src/protocol';
 import { connectMcpServer, repoRoot, type McpSession } from './mcpClient';
 import { launchVsCode, type LaunchOptions, type VsCode } from './vscodeHarness';
+export { alive } from './vscodeHarness';
 
 export const E2E_SETTINGS: Record<string, unknown> = {
   'terminalShepherd.terminal.shellPath': '/bin/bash',
@@ -85,4 +86,17 @@ export async function openShepherdWindow(options: { workspace?: string; settings
     await vscode.stop({ failed: true });
     throw error;
   }
+}
+
+/** A process list with every child tree spread out, parents first. */
+export const flatten = (list: readonly TrackedProcess[]): TrackedProcess[] => list.flatMap((p) => [p, ...flatten(p.children ?? [])]);
+
+/** The events of the workspace's .devtools/process-log.jsonl, oldest first (none when it does not exist yet). */
+export function ledgerEvents(workspace: string): { event: string; pid: number; name?: string; reason?: string }[] {
+  const file = path.join(workspace, '.devtools', 'process-log.jsonl');
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
 }

@@ -279,7 +279,8 @@ export function launchProcesses(runId: string, rootPid?: number): ProcessInfo[] 
   return all.filter((p) => marked.has(p.pid) && p.pid !== process.pid);
 }
 
-function alive(pid: number): boolean {
+/** Whether pid is a live process (a zombie counts as dead: it only waits for its parent to reap it). */
+export function alive(pid: number): boolean {
   const stat = readProc(pid, 'stat');
   return !!stat && stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
 }

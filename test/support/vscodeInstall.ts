@@ -16,8 +16,6 @@ import * as path from 'node:path';
 export const CODE_SERVER_VERSION = '4.139.1';
 /** code-server asks for Node 24 (engines.node "24"); pinned to one release for repeatable runs. */
 export const NODE_VERSION = '24.21.0';
-/** Debian packages needed: Chromium to open the workbench, headers for code-server's native modules. */
-export const DEBIAN_PACKAGES = ['chromium', 'libkrb5-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'libx11-dev', 'pkg-config'];
 /** Tools node-gyp needs; present on this kind of machine, installed from Debian when missing. */
 const BUILD_TOOLS: Array<{ command: string; debianPackage: string }> = [
   { command: 'python3', debianPackage: 'python3' },
@@ -115,8 +113,18 @@ function readVsCodeVersion(codeServerDir: string): string | undefined {
 // ---------------------------------------------------------------------------------------------
 // Debian packages
 
+/** Debian packages needed (Chromium, headers for code-server's native modules), listed once in
+ * .ci/debian-packages so that CI installs the same ones before `npm test`. */
+export function debianPackages(repoRoot = findRepoRoot()): string[] {
+  return fs
+    .readFileSync(path.join(repoRoot, '.ci', 'debian-packages'), 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+}
+
 function missingDebianPackages(): string[] {
-  const wanted = [...DEBIAN_PACKAGES];
+  const wanted = debianPackages();
   for (const t of BUILD_TOOLS) {
     if (!commandOnPath(t.command)) wanted.push(t.debianPackage);
   }
@@ -147,7 +155,7 @@ export function commandOnPath(command: string): string | undefined {
 }
 
 /** The `apt-get install` line for the packages the e2e suite needs (used by messages and .ci/run). */
-export function aptInstallCommand(packages = DEBIAN_PACKAGES): string {
+function aptInstallCommand(packages: readonly string[]): string {
   return `apt-get install -y --no-install-recommends ${packages.join(' ')}`;
 }
 

@@ -29,12 +29,7 @@ export const registerTerminalInput: ToolRegistration = (server, context) => {
       toolResult(context, () => callBridge(
         context,
         'input',
-        {
-          name: args.name,
-          text: args.text,
-          ...(args.enter !== undefined ? { enter: args.enter } : {}),
-          ...(args.timeout !== undefined ? { timeoutMs: args.timeout } : {}),
-        },
+        { name: args.name, text: args.text, enter: args.enter, timeoutMs: args.timeout },
         extra,
         args.timeout,
       ), renderRunResult),

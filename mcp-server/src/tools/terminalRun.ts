@@ -43,13 +43,8 @@ export const registerTerminalRun: ToolRegistration = (server, context) => {
       toolResult(context, () => callBridge(
         context,
         'run',
-        {
-          command: args.command,
-          ...(args.timeout !== undefined ? { timeoutMs: args.timeout } : {}),
-          ...(args.name !== undefined ? { name: args.name } : {}),
-          ...(args.waitMode !== undefined ? { waitMode: args.waitMode } : {}),
-          ...(args.cwd !== undefined ? { cwd: args.cwd } : {}),
-        },
+        // Absent fields stay undefined: JSON leaves them out and the extension applies its settings.
+        { command: args.command, timeoutMs: args.timeout, name: args.name, waitMode: args.waitMode, cwd: args.cwd },
         extra,
         args.timeout,
       ), renderRunResult),

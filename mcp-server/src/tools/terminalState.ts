@@ -28,7 +28,7 @@ export const registerTerminalState: ToolRegistration = (server, context) => {
       toolResult(context, () => callBridge(
         context,
         'state',
-        { name: args.name, ...(args.wait !== undefined ? { wait: args.wait } : {}), ...(args.timeout !== undefined ? { timeoutMs: args.timeout } : {}) },
+        { name: args.name, wait: args.wait, timeoutMs: args.timeout },
         extra,
         args.timeout,
       ), renderRunResult),

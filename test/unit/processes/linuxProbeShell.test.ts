@@ -66,7 +66,9 @@ describe('LinuxProcessMonitor.probeShell (real bash under a real pty)', function
 
   it('during `sleep 5`: a job holds the terminal and does not read it', async () => {
     type('sleep 5\n');
-    const a = await until('sleep in the foreground', (x) => x.foreground === 'job');
+    // Right after the fork the job is still a bash child on its way to exec (wchan says nothing
+    // yet: 'unknown' is the honest answer then); wait for sleep itself, settled in its syscall.
+    const a = await until('sleep in the foreground', (x) => x.foreground === 'job' && x.foregroundCommand === 'sleep 5' && x.readingTerminal !== 'unknown');
     assert.equal(a.readingTerminal, false);
     assert.equal(a.foregroundCommand, 'sleep 5');
     assert.equal(a.foregroundPids?.length, 1);

@@ -100,18 +100,7 @@ export function toActiveEntry(record: TrackedRecord, sessionId: string, owner: O
 }
 
 export function toSessionProcess(record: TrackedRecord): SessionProcess {
-  return {
-    pid: record.pid,
-    startTime: record.startTime,
-    name: record.name,
-    commandLine: record.commandLine,
-    parentPid: record.parentPid,
-    terminalName: record.terminalName,
-    startedAt: record.startedAt,
-    ...(record.endedAt !== undefined ? { endedAt: record.endedAt } : {}),
-    status: record.status,
-    ports: [...record.ports],
-  };
+  return { ...toTrackedProcess(record), startTime: record.startTime };
 }
 
 /** A log event about `record`; discovery events carry the full description, later ones the identity. */

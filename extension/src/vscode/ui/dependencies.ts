@@ -1,9 +1,8 @@
 /** What the process UI needs from the rest of the extension (wired in extension.ts). */
 import type { Logger } from '../../../../common/src/logger';
 import type { ProcessLedger } from '../../core/ledger/api';
+import type { OrphanPolicy } from '../../core/settings';
 import type { TerminalService } from '../../core/terminals/terminalService';
-
-export type OrphanPolicy = 'report' | 'ask' | 'kill';
 
 export interface ProcessUiDependencies {
   /** The parts of the ledger the UI uses (a full ProcessLedger fits). */

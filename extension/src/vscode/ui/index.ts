@@ -16,7 +16,7 @@ import { createProcessesView, type ProcessNode } from './processesView';
 import { createStatusBar } from './statusBar';
 import { guarded, inBackground, userAction } from './userFeedback';
 
-export type { OrphanPolicy, ProcessUiDependencies } from './dependencies';
+export type { ProcessUiDependencies } from './dependencies';
 export { announceOrphans } from './orphanAnnouncement';
 
 export function registerProcessUi(deps: ProcessUiDependencies): vscode.Disposable {
