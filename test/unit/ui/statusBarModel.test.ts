@@ -1,7 +1,7 @@
 /** The status bar item's texts. */
 import assert from 'node:assert/strict';
 import type { LedgerSummary } from '../../../common/src/protocol';
-import { statusBarModel, TOOLTIP_MAX_LISTED } from '../../../extension/src/vscode/ui/statusBarModel';
+import { sameModel, statusBarModel, TOOLTIP_MAX_LISTED } from '../../../extension/src/vscode/ui/statusBarModel';
 
 const NOW = Date.parse('2025-01-01T10:00:00.000Z');
 const entry = (pid: number, over: Partial<LedgerSummary['running'][number]> = {}) => ({
@@ -50,5 +50,14 @@ describe('ui status bar model', () => {
   it('escapes names so a process cannot inject markdown', () => {
     const m = statusBarModel({ running: [entry(1, { name: '[x](command:evil)' })], orphaned: [] }, NOW);
     assert.ok(!m.tooltip.includes('[x](command:evil)'), m.tooltip);
+  });
+
+  it('sameModel: an unchanged summary is not re-sent; a count, a tooltip age or the warning is', () => {
+    const summary = { running: [entry(1)], orphaned: [] };
+    assert.equal(sameModel(statusBarModel(summary, NOW), statusBarModel({ running: [entry(1)], orphaned: [] }, NOW)), true);
+    assert.equal(sameModel(statusBarModel(summary, NOW), statusBarModel({ running: [entry(1), entry(2)], orphaned: [] }, NOW)), false);
+    assert.equal(sameModel(statusBarModel(summary, NOW), statusBarModel(summary, NOW + 60 * 60_000)), false, 'ages move on in the tooltip');
+    assert.equal(sameModel(statusBarModel(summary, NOW), statusBarModel({ running: [entry(1)], orphaned: [entry(3)] }, NOW)), false);
+    assert.equal(sameModel(statusBarModel({ running: [], orphaned: [] }, NOW), statusBarModel({ running: [], orphaned: [] }, NOW + 1000)), true);
   });
 });

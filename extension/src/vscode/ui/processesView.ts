@@ -1,8 +1,8 @@
 /**
  * The Processes view (Terminal Shepherd's activity bar container): managed terminals with the
  * process trees they spawned, and an Orphans group for what an earlier window left running.
- * Re-renders on every coalesced change, looks at the OS afresh whenever it becomes visible, and
- * keeps its ages current with a slow tick while visible. An empty tree shows the welcome content.
+ * Re-renders on every coalesced change while visible, looks at the OS afresh whenever it becomes
+ * visible, and keeps its ages current with a slow tick while visible. An empty tree shows the welcome content.
  */
 import * as vscode from 'vscode';
 import type { TrackedProcess } from '../../../../common/src/protocol';
@@ -11,7 +11,7 @@ import type { ProcessUiDependencies } from './dependencies';
 import { countProcesses, escapeMarkdown, formatAge, formatPorts, formatStartTime, markdownCodeBlock, processDescription } from './format';
 import { CONTEXT_VALUES, PROCESSES_VIEW_ID } from './ids';
 import type { ProcessActions } from './processActions';
-import { allOrphans, isEmptyOverview, type ProcessOverview, type ProcessRow, type TerminalGroup } from './processModel';
+import { isEmptyOverview, type ProcessOverview, type ProcessRow, type TerminalGroup } from './processModel';
 import { guarded, inBackground } from './userFeedback';
 
 export type ProcessNode =
@@ -25,7 +25,7 @@ const AGE_TICK_MS = 30_000;
 class ProcessTreeProvider implements vscode.TreeDataProvider<ProcessNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
-  /** The overview the roots were built from (the badge reads it too). */
+  /** The overview the roots were last built from. */
   overview: ProcessOverview;
 
   constructor(private readonly actions: ProcessActions) {
@@ -33,13 +33,13 @@ class ProcessTreeProvider implements vscode.TreeDataProvider<ProcessNode>, vscod
   }
 
   refresh(): void {
-    this.overview = this.actions.overview();
     this.changed.fire();
   }
 
   getChildren(node?: ProcessNode): ProcessNode[] {
     if (!node) {
-      const overview = this.overview;
+      // Built when the workbench asks, so a view shown again never starts from a stale overview.
+      const overview = (this.overview = this.actions.overview());
       if (isEmptyOverview(overview)) return []; // the welcome content shows instead
       const roots: ProcessNode[] = overview.terminals.map((group) => ({ kind: 'terminal', group }));
       if (overview.orphans.length > 0) roots.push({ kind: 'orphans', orphans: overview.orphans });
@@ -151,10 +151,15 @@ export function createProcessesView(deps: ProcessUiDependencies, actions: Proces
   const treeView = vscode.window.createTreeView(PROCESSES_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
   let tick: ReturnType<typeof setInterval> | undefined;
 
+  // A hidden view is not re-rendered (each refresh is a round trip to the workbench, whose renderer
+  // also parses the terminals' output, and the feed fires on every run); becoming visible renders.
+  // The activity bar badge counts only what asks for action, orphans, and is sent when it changes.
+  let badgeCount = 0;
   const render = guarded(deps, 'rendering the Processes view', (): void => {
-    provider.refresh();
-    const orphans = allOrphans(provider.overview).length;
-    // The activity bar badge counts only what asks for action: orphans.
+    if (treeView.visible) provider.refresh();
+    const orphans = deps.ledger.summary().orphaned.length;
+    if (orphans === badgeCount) return;
+    badgeCount = orphans;
     treeView.badge = orphans > 0 ? { value: orphans, tooltip: countProcesses(orphans, 'orphaned') } : undefined;
   });
   const followVisibility = guarded(deps, 'following the Processes view visibility', (visible: boolean): void => {

@@ -1,13 +1,14 @@
 /**
  * The status bar item: running and orphaned counts, a tooltip listing the processes, a click for
  * Show Processes, warning colours while orphans are alive. Hidden while nothing is tracked (why:
- * statusBarModel.ts). Follows the change feed, and a slow tick keeps the tooltip's ages current.
+ * statusBarModel.ts). Follows the change feed, and a slow tick keeps the tooltip's ages current;
+ * only a model that differs from the one shown reaches the workbench.
  */
 import * as vscode from 'vscode';
 import type { ChangeFeed } from './changeFeed';
 import type { ProcessUiDependencies } from './dependencies';
 import { COMMANDS, STATUS_BAR_ID } from './ids';
-import { statusBarModel } from './statusBarModel';
+import { sameModel, statusBarModel, type StatusBarModel } from './statusBarModel';
 import { guarded } from './userFeedback';
 
 const AGE_TICK_MS = 30_000;
@@ -21,8 +22,13 @@ export function createStatusBar(deps: ProcessUiDependencies, feed: ChangeFeed): 
   const warningBackground = new vscode.ThemeColor('statusBarItem.warningBackground');
   const warningForeground = new vscode.ThemeColor('statusBarItem.warningForeground');
 
+  // Every property set is a message to the workbench, whose renderer also parses the terminals'
+  // output: a run must not pay for re-sending an unchanged item (the feed fires on every run).
+  let shown: StatusBarModel | undefined;
   const render = guarded(deps, 'rendering the status bar item', (): void => {
     const model = statusBarModel(deps.ledger.summary(), Date.now());
+    if (shown && sameModel(shown, model)) return;
+    shown = model;
     item.text = model.text;
     item.tooltip = new vscode.MarkdownString(model.tooltip);
     item.accessibilityInformation = { label: model.accessibilityLabel, role: 'button' };

@@ -53,6 +53,10 @@ export function statusBarModel(summary: LedgerSummary, now: number): StatusBarMo
   };
 }
 
+export function sameModel(a: StatusBarModel, b: StatusBarModel): boolean {
+  return a.visible === b.visible && a.text === b.text && a.tooltip === b.tooltip && a.accessibilityLabel === b.accessibilityLabel && a.warning === b.warning;
+}
+
 function tooltipLine(e: ProcessFacts, now: number): string {
   const where = e.terminalName ? ` in ${escapeMarkdown(e.terminalName)}` : '';
   return `**${escapeMarkdown(e.name || 'process')}** ${escapeMarkdown(processDescription(e, now))}${where}`;
