@@ -38,6 +38,9 @@ async function main(): Promise<void> {
     line('per-response ledger reminder: process/summary round trip', dist(c.summaryRoundTrip));
     line('per-response ledger reminder: rendering 50 entries (capped)', dist(c.reminderRender));
     console.log();
+    // The stopped VS Code's processes take a few seconds to exit; the in-process figures below
+    // should not share the CPUs with them.
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
   }
 
   if (wants('output')) {
