@@ -246,7 +246,7 @@ export class ProcessTracker implements ProcessLedger {
         throw notOwnedError(pid, { ownPid: refusal.ownPid, ended: target });
       }
       const result = await this.killRecords([target], 'kill_request');
-      this.commit();
+      await this.commitDurably();
       return result;
     }).finally(() => this.reschedule());
   }
@@ -255,7 +255,7 @@ export class ProcessTracker implements ProcessLedger {
     return this.exclusive(async () => {
       const orphans = this.liveRecords().filter((r) => r.status === 'orphaned');
       const result = orphans.length > 0 ? await this.killRecords(orphans, 'orphan_cleanup') : NO_KILLS;
-      this.commit();
+      await this.commitDurably();
       return result;
     }).finally(() => this.reschedule());
   }
@@ -485,6 +485,13 @@ export class ProcessTracker implements ProcessLedger {
   }
 
   /** Hands what changed to the log (at once), the debounced writers and the listeners. */
+  /** A commit whose events are in process-log.jsonl before the caller answers: whoever asked for a
+   * kill may read the log next. */
+  private async commitDurably(): Promise<void> {
+    this.commit();
+    await this.writer.appended();
+  }
+
   private commit(): void {
     this.writer.append(this.pendingEvents);
     this.pendingEvents = [];
