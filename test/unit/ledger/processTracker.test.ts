@@ -9,7 +9,7 @@ import type { TrackedProcess } from '../../../common/src/protocol';
 import { BridgeErrorCode, ShepherdError } from '../../../extension/src/core/errors';
 import { createProcessMonitor } from '../../../extension/src/core/processes';
 import { ProcessJanitor, TempDirs, waitFor } from './helpers';
-import { makeTracker, pidAlive, spawnShell, type TrackerFixture } from './trackerSupport';
+import { makeTracker, pidAlive, runInShell, spawnShell, type TrackerFixture } from './trackerSupport';
 
 const onLinux = process.platform === 'linux';
 
@@ -49,10 +49,7 @@ function rejectsNotOwned(promise: Promise<unknown>, pattern: RegExp): Promise<vo
 
   it('tracks a three-generation tree and a TCP server as they appear, kills one tree only, refuses the rest', async () => {
     const { tracker, events, store } = await started();
-    const shell = spawnShell(janitor);
-    tracker.terminalOpened('dev', shell.pid);
-    tracker.runStarted('dev');
-    shell.type(`bash -c "sleep 4011 & bash -c 'sleep 4012 & wait' & wait" &`);
+    const shell = runInShell(janitor, tracker, 'dev', `bash -c "sleep 4011 & bash -c 'sleep 4012 & wait' & wait" &`);
     shell.type(`sleep 4013 &`);
     shell.type(`${process.execPath} -e "const s=require('net').createServer().listen(0,'127.0.0.1'); setInterval(()=>{},1000)" &`);
 
@@ -145,10 +142,7 @@ function rejectsNotOwned(promise: Promise<unknown>, pattern: RegExp): Promise<vo
 
   it('marks a process that exits on its own completed, also after the run ended', async () => {
     const { tracker, events } = await started();
-    const shell = spawnShell(janitor);
-    tracker.terminalOpened('t', shell.pid);
-    tracker.runStarted('t');
-    shell.type('sleep 0.8 &');
+    runInShell(janitor, tracker, 't', 'sleep 0.8 &');
     const proc = await waitFor('the short sleep', () => flatten(tracker.list().active).find((p) => p.commandLine === 'sleep 0.8'));
     tracker.runEnded('t'); // only the idle cadence watches it now
     await waitFor('completed', () => flatten(tracker.list().active).length === 0, 5000);
@@ -190,10 +184,7 @@ function rejectsNotOwned(promise: Promise<unknown>, pattern: RegExp): Promise<vo
 
   it('kills what a terminal started when it closes, and logs it', async () => {
     const { tracker, events } = await started();
-    const shell = spawnShell(janitor);
-    tracker.terminalOpened('doomed', shell.pid);
-    tracker.runStarted('doomed');
-    shell.type('sleep 4031 &');
+    const shell = runInShell(janitor, tracker, 'doomed', 'sleep 4031 &');
     shell.type(`bash -c "sleep 4032 & wait" &`);
     const procs = await waitFor('three processes', () => {
       const flat = flatten(tracker.list().active);
@@ -211,11 +202,8 @@ function rejectsNotOwned(promise: Promise<unknown>, pattern: RegExp): Promise<vo
 
   it('keeps tracking a process that escaped its tree (daemonized), and writes a session summary', async () => {
     const { tracker, store } = await started();
-    const shell = spawnShell(janitor);
-    tracker.terminalOpened('d', shell.pid);
-    tracker.runStarted('d');
     // The intermediate bash exits at once: its child sleep is reparented away from the shell.
-    shell.type(`bash -c "sleep 4041 & sleep 0.4" &`);
+    const shell = runInShell(janitor, tracker, 'd', `bash -c "sleep 4041 & sleep 0.4" &`);
     const sleeper = await waitFor('the sleep', () => flatten(tracker.list().active).find((p) => p.commandLine === 'sleep 4041'));
     janitor.track(sleeper.pid);
     await waitFor('the intermediate bash to end', () => flatten(tracker.list().active).length === 1, 5000);

@@ -11,7 +11,7 @@ import type { ActiveEntry, OwnerIdentity } from '../../../extension/src/core/led
 import { createProcessMonitor } from '../../../extension/src/core/processes';
 import type { ProcessInfo } from '../../../extension/src/core/processes/types';
 import { ProcessJanitor, TempDirs, waitFor } from './helpers';
-import { makeTracker, pidAlive, spawnShell, type TrackerFixture } from './trackerSupport';
+import { makeTracker, pidAlive, runInShell, type TrackerFixture } from './trackerSupport';
 
 const onLinux = process.platform === 'linux';
 
@@ -52,10 +52,7 @@ const onLinux = process.platform === 'linux';
     const a = makeTracker(monitor, dir, { owner: windowA.owner, sessionId: 'sessionA' });
     fixtures.push(a);
     await a.tracker.start();
-    const shell = spawnShell(janitor);
-    a.tracker.terminalOpened('srv', shell.pid);
-    a.tracker.runStarted('srv');
-    shell.type('setsid sleep 4101 &');
+    const shell = runInShell(janitor, a.tracker, 'srv', 'setsid sleep 4101 &');
     shell.type('sleep 4102 &');
     const tracked = await waitFor('A to track both', () => (a.tracker.list().active.length === 2 ? a.tracker.list().active : undefined));
     const seenAt = Date.now();
@@ -157,10 +154,7 @@ const onLinux = process.platform === 'linux';
     const a = makeTracker(monitor, dir, { owner: windowA.owner, sessionId: 'A' });
     fixtures.push(a);
     await a.tracker.start();
-    const shell = spawnShell(janitor);
-    a.tracker.terminalOpened('t', shell.pid);
-    a.tracker.runStarted('t');
-    shell.type('sleep 4111 &');
+    runInShell(janitor, a.tracker, 't', 'sleep 4111 &');
     const [proc] = await waitFor('tracked', () => (a.tracker.list().active.length === 1 ? a.tracker.list().active : undefined));
     janitor.track(proc!.pid);
     await a.tracker.dispose();

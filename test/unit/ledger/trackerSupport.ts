@@ -25,6 +25,15 @@ export function spawnShell(janitor: ProcessJanitor): TestShell {
   return { child, pid: child.pid!, type: (line) => child.stdin!.write(`${line}\n`) };
 }
 
+/** What a managed terminal does for a run: a shell the tracker watches, a run started, a command typed. */
+export function runInShell(janitor: ProcessJanitor, tracker: ProcessTracker, name: string, command: string): TestShell {
+  const shell = spawnShell(janitor);
+  tracker.terminalOpened(name, shell.pid);
+  tracker.runStarted(name);
+  shell.type(command);
+  return shell;
+}
+
 export interface TrackerFixture {
   readonly tracker: ProcessTracker;
   readonly store: LedgerStore;
