@@ -10,7 +10,6 @@ const production = process.argv.includes('--production');
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
 const common = {
-  define: { __SHEPHERD_VERSION__: JSON.stringify(version) },
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -33,6 +32,8 @@ const bundles = [
     ...common,
     entryPoints: { 'mcp-server': 'mcp-server/src/main.ts' },
     outdir: 'dist',
+    // The MCP server reports the extension's version; the extension reads it from its manifest.
+    define: { __SHEPHERD_VERSION__: JSON.stringify(version) },
     banner: { js: '#!/usr/bin/env node' },
   },
 ];

@@ -54,7 +54,7 @@ if (!fs.existsSync(workspace)) fail(`${workspace} is missing`);
 // The shared helpers are TypeScript; tsx (a devDependency, installed above) loads them.
 const { tsImport } = await import('tsx/esm/api');
 const loadTs = (rel) => tsImport(pathToFileURL(path.join(repoRoot, rel)).href, import.meta.url);
-const installer = await loadTs('test/support/vscodeInstall.ts');
+const installer = await loadTs('.devtools/scripts/vscodeInstall.ts');
 
 // 3a. desktop VS Code
 const code = forceCodeServer ? undefined : installer.commandOnPath('code');

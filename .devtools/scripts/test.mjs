@@ -115,7 +115,7 @@ if (runAll) await step('typecheck (tsc -p .)', () => run(node, [bin('typescript'
 if (wants('unit')) await step('unit tests', () => mocha('unit'));
 if (wants('integration')) await step('integration tests', () => mocha('integration'));
 if (wants('e2e')) {
-  await step('real VS Code install (code-server)', () => run(node, ['--import', 'tsx', 'test/support/vscodeInstall.ts'], { stdio: ['ignore', 'ignore', 'inherit'] }));
+  await step('real VS Code install (code-server)', () => run(node, ['--import', 'tsx', '.devtools/scripts/vscodeInstall.ts'], { stdio: ['ignore', 'ignore', 'inherit'] }));
   await step('e2e tests (code-server)', () => mocha('e2e'));
 }
 if (wants('desktop')) {

@@ -4,6 +4,7 @@
  * what they receive with it, so a message that drifts fails loudly at the boundary.
  */
 import { z } from 'zod';
+import { settingsTable } from './settings';
 
 /** Bumped on any incompatible change; a client speaking another version is refused at hello. */
 export const PROTOCOL_VERSION = 1;
@@ -19,13 +20,16 @@ export const BRIDGE_ENV = {
 export const DEVTOOLS_DIR = '.devtools';
 export const BRIDGE_FILE = 'bridge.json';
 
+const timeoutSetting = settingsTable['run.defaultTimeoutMs'];
+
+/** Bounds of tool input; a call's timeout has the range of the default-timeout setting. */
 export const limits = {
   commandChars: 100_000,
   inputChars: 100_000,
   nameChars: 64,
-  minTimeoutMs: 100,
-  maxTimeoutMs: 3_600_000,
-  defaultTimeoutMs: 120_000,
+  minTimeoutMs: timeoutSetting.minimum,
+  maxTimeoutMs: timeoutSetting.maximum,
+  defaultTimeoutMs: timeoutSetting.default,
 } as const;
 
 /** Named error codes carried by bridge ResponseErrors (JSON-RPC server error range). */

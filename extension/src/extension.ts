@@ -9,6 +9,7 @@ import { DEVTOOLS_DIR, PROTOCOL_VERSION } from '../../common/src/protocol';
 import { publishBridgeFile, type BridgeFilePublisher } from './bridge/bridgeFile';
 import { startBridgeServer, type BridgeServer } from './bridge/bridgeServer';
 import { createBridgeHandlers } from './bridge/handlers';
+import { setListenerErrorHandler } from './core/events';
 import { attachToTerminalService, createProcessLedger, defaultLedgerSettings } from './core/ledger';
 import { createRunOutputFactory } from './core/output/runOutputFactory';
 import { createProcessMonitor } from './core/processes';
@@ -27,14 +28,16 @@ export async function activate(context: ExtensionContext): Promise<void> {
   const channel = createLogChannel();
   context.subscriptions.push(channel);
   const log = filterLogger(channel, readLogLevel);
+  context.subscriptions.push(setListenerErrorHandler((error, where) => log.error(`${where} failed`, error)));
   const version = String((context.extension.packageJSON as { version?: string }).version ?? '0.0.0');
   const workspaceFolder = firstWorkspaceFolder();
   const dataDir = workspaceFolder ? path.join(workspaceFolder, DEVTOOLS_DIR) : context.globalStorageUri.fsPath;
   log.info(`Terminal Shepherd ${version} activating (workspace ${workspaceFolder ?? 'none'}, data in ${dataDir})`);
 
   const monitor = createProcessMonitor(process.platform, log);
+  const host = new VsCodeTerminalHost();
   const terminals = new TerminalService({
-    host: new VsCodeTerminalHost(),
+    host,
     settings: readSettings,
     createOutput: createRunOutputFactory({ logsDir: path.join(dataDir, 'logs'), limitChars: () => readSettings().outputLimitChars, logger: log }),
     probeShell: (pid) => monitor.probeShell(pid),
@@ -52,7 +55,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
     return undefined;
   });
   const attachment = attachToTerminalService(ledger, terminals, log);
-  context.subscriptions.push(terminals);
+  context.subscriptions.push(host, terminals);
   const ui = { ledger, terminals, logger: { ...log, show: () => channel.show() }, dataDir, orphanPolicy: () => readSettings().orphanPolicy };
   context.subscriptions.push(registerProcessUi(ui));
   if (startup && startup.orphans.length > 0) {

@@ -7,6 +7,8 @@
 import net from 'node:net';
 import {
   CancellationTokenSource,
+  ConnectionError,
+  ErrorCodes,
   ResponseError,
   SocketMessageReader,
   SocketMessageWriter,
@@ -22,7 +24,6 @@ import {
   describeZodError,
   methods,
   notifications,
-  type HelloResult,
   type MethodKey,
   type ParamsOf,
   type ProgressNotification,
@@ -68,8 +69,6 @@ export interface RequestOptions {
 interface Connection {
   readonly rpc: MessageConnection;
   readonly socket: net.Socket;
-  readonly hello: HelloResult;
-  closed: boolean;
 }
 
 const CONNECTION_LOST =
@@ -117,11 +116,6 @@ export class BridgeClient {
     }
   }
 
-  /** The hello result of the current connection, connecting if needed. */
-  async hello(): Promise<HelloResult> {
-    return (await this.connect()).hello;
-  }
-
   dispose(): void {
     const pending = this.connection;
     this.connection = undefined;
@@ -140,7 +134,6 @@ export class BridgeClient {
       this.connection = attempt;
       attempt.then(
         (c) => c.socket.once('close', () => {
-          c.closed = true;
           if (this.connection === attempt) this.connection = undefined;
           this.options.logger.info('bridge connection closed; the next call reconnects');
         }),
@@ -158,7 +151,8 @@ export class BridgeClient {
       try {
         return await this.open(candidate.target);
       } catch (error) {
-        if (error instanceof BridgeError && error.code !== BridgeErrorCode.Unreachable) {
+        // A window that refused us (token, protocol version) is an answer; a dead endpoint is not.
+        if (error instanceof BridgeError && error.code !== BridgeErrorCode.Unreachable && error.code !== BridgeErrorCode.ConnectionLost) {
           throw error;
         }
         failures.push(`${candidate.source}: ${(error as Error).message}`);
@@ -206,7 +200,7 @@ export class BridgeClient {
       });
       const hello = methods.hello.result.parse(raw);
       this.options.logger.info(`connected to the VS Code window (extension host pid ${hello.windowPid}, extension ${hello.extensionVersion})`);
-      return { rpc, socket, hello, closed: false };
+      return { rpc, socket };
     } catch (error) {
       rpc.dispose();
       socket.destroy();
@@ -233,12 +227,19 @@ function connectSocket(endpoint: string, timeoutMs: number): Promise<net.Socket>
   });
 }
 
+/** Socket errors that mean the window went away mid-call. */
+const LOST_SOCKET_CODES = new Set(['EPIPE', 'ECONNRESET', 'ECONNREFUSED', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END']);
+
+/** Classifies a failure by its code (never by its message text). */
 function toBridgeError(error: unknown): BridgeError {
   if (error instanceof BridgeError) return error;
-  if (error instanceof ResponseError) return new BridgeError(error.code, error.message);
-  const message = error instanceof Error ? error.message : String(error);
-  if (/connection (got )?(disposed|closed)|closed|EPIPE|ECONNRESET/i.test(message)) {
+  if (error instanceof ResponseError) {
+    // vscode-jsonrpc rejects the calls in flight with these when the connection ends.
+    const lost = error.code === ErrorCodes.PendingResponseRejected || error.code === ErrorCodes.ConnectionInactive;
+    return lost ? new BridgeError(BridgeErrorCode.ConnectionLost, CONNECTION_LOST) : new BridgeError(error.code, error.message);
+  }
+  if (error instanceof ConnectionError || LOST_SOCKET_CODES.has((error as NodeJS.ErrnoException | undefined)?.code ?? '')) {
     return new BridgeError(BridgeErrorCode.ConnectionLost, CONNECTION_LOST);
   }
-  return new BridgeError(BridgeErrorCode.Internal, message);
+  return new BridgeError(BridgeErrorCode.Internal, error instanceof Error ? error.message : String(error));
 }

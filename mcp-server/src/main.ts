@@ -10,8 +10,9 @@ import { createStreamLogger, parseLogLevel } from '../../common/src/logger';
 import { BRIDGE_ENV } from '../../common/src/protocol';
 import { createServer } from './server';
 
+/** package.json's version, put in by the build (esbuild.mjs defines it for this bundle). */
 declare const __SHEPHERD_VERSION__: string;
-const version = typeof __SHEPHERD_VERSION__ === 'string' ? __SHEPHERD_VERSION__ : '0.0.0-dev';
+const version = __SHEPHERD_VERSION__;
 
 const usage = `Terminal Shepherd MCP server ${version}
 

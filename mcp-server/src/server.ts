@@ -37,7 +37,7 @@ export function createServer(options: ServerOptions): { server: McpServer; dispo
   const server = new McpServer(
     { name: SERVER_NAME, title: 'Terminal Shepherd', version: options.version },
     {
-      capabilities: { tools: {}, logging: {} },
+      capabilities: { tools: {} },
       instructions:
         'Run shell commands in real VS Code terminals with terminal_run: it returns when the command has truly finished, with its output and exit code. ' +
         'Use waitMode "background" for dev servers and watchers, terminal_state to check or wait on a running command, terminal_input to answer prompts or send Ctrl+C ("\\u0003"). ' +

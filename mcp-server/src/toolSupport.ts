@@ -7,7 +7,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Logger } from '../../common/src/logger';
-import { BridgeErrorCode, type MethodKey, type ParamsOf, type ResultOf } from '../../common/src/protocol';
+import { BridgeErrorCode, limits, type MethodKey, type ParamsOf, type ResultOf } from '../../common/src/protocol';
 import type { z } from 'zod';
 import { BridgeError, type BridgeClient } from './bridgeClient';
 import { ledgerReminderSchema, renderReminder, toReminder, type LedgerReminder } from './ledgerReminder';
@@ -18,6 +18,9 @@ export interface ToolContext {
   readonly bridge: BridgeClient;
   readonly logger: Logger;
 }
+
+/** How the tools that wait describe their default wait (the number comes from the settings table). */
+export const defaultTimeoutNote = `Default: the terminalShepherd.run.defaultTimeoutMs setting (${limits.defaultTimeoutMs} unless the user changed it)`;
 
 /** One tool per file registers itself through this signature. */
 export type ToolRegistration = (server: McpServer, context: ToolContext) => void;

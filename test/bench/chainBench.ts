@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { serverScript } from '../support/mcpClient';
 import { openShepherdWindow, type ShepherdWindow } from '../support/shepherdE2e';
-import { ensureVsCode } from '../support/vscodeInstall';
+import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
 import { silentLogger } from '../../common/src/logger';
 import { BridgeClient } from '../../mcp-server/src/bridgeClient';
 import { renderReminder, toReminder } from '../../mcp-server/src/ledgerReminder';

@@ -15,7 +15,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import { runTests } from '@vscode/test-electron';
-import { commandOnPath, findRepoRoot } from '../support/vscodeInstall';
+import { commandOnPath, findRepoRoot } from '../../.devtools/scripts/vscodeInstall';
 
 const repoRoot = findRepoRoot();
 

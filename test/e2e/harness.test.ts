@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { alive, launchProcesses, launchVsCode, packVsix, type VsCode } from '../support/vscodeHarness';
-import { ensureVsCode, findRepoRoot } from '../support/vscodeInstall';
+import { ensureVsCode, findRepoRoot } from '../../.devtools/scripts/vscodeInstall';
 
 const repoRoot = findRepoRoot();
 

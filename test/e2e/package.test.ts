@@ -13,7 +13,7 @@ import type { ListProcessesResult } from '../../common/src/protocol';
 import { repoRoot } from '../support/mcpClient';
 import { E2E_SETTINGS, flatten, makeWorkspace, waitFor } from '../support/shepherdE2e';
 import { launchVsCode, type VsCode } from '../support/vscodeHarness';
-import { ensureVsCode } from '../support/vscodeInstall';
+import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
 
 const VSIX = path.join(repoRoot, 'terminal-shepherd.vsix');
 const EXTENSION_ID = 'terminal-shepherd.terminal-shepherd';

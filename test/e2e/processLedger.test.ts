@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { ListProcessesResult } from '../../common/src/protocol';
 import { alive, flatten, ledgerEvents, openShepherdWindow, resultText, waitFor, type ShepherdWindow } from '../support/shepherdE2e';
 import { connectMcpServer } from '../support/mcpClient';
-import { ensureVsCode } from '../support/vscodeInstall';
+import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
 
 describe('process ledger in a real VS Code', function () {
   this.timeout(240_000);

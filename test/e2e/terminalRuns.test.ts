@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ensureVsCode } from '../support/vscodeInstall';
+import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
 import { openShepherdWindow, resultText, waitFor, type ShepherdWindow } from '../support/shepherdE2e';
 
 describe('terminal runs in a real VS Code (MCP client -> MCP server -> bridge -> extension -> bash)', function () {

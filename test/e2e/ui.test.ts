@@ -13,7 +13,7 @@ import type { Locator, Page } from 'playwright-core';
 import type { ListProcessesResult } from '../../common/src/protocol';
 import { connectMcpServer, repoRoot, type McpSession } from '../support/mcpClient';
 import { alive, flatten, ledgerEvents, openShepherdWindow, resultText, waitFor, type ShepherdWindow } from '../support/shepherdE2e';
-import { ensureVsCode } from '../support/vscodeInstall';
+import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
 
 const SCREENSHOTS = path.join(repoRoot, 'media', 'screenshots');
 /** An age as the UI writes it: "12s", "3m", "2h 5m". */

@@ -1,4 +1,4 @@
-// Runs a real VS Code (code-server = VS Code server + web workbench, see /work/shared/real-vscode.md)
+// Runs a real VS Code (code-server = VS Code server + web workbench, see ../shared/real-vscode.md next to this repository)
 // for end-to-end tests: a fresh user-data-dir and extensions dir per launch, headless Chromium
 // (Debian's, through playwright-core) to open the workbench so the extension host starts, and a
 // test-only driver extension (test/support/driverExtension) to run code in the extension host.
@@ -18,7 +18,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { ensureVsCode, findRepoRoot, tail, type VsCodeInstall } from './vscodeInstall';
+import { ensureVsCode, findRepoRoot, tail, type VsCodeInstall } from '../../.devtools/scripts/vscodeInstall';
 
 export const DRIVER_EXTENSION_DIR = path.join(findRepoRoot(), 'test', 'support', 'driverExtension');
 /** Chromium flags for this machine's closed network (see real-vscode.md). */

@@ -1,4 +1,8 @@
 /** The settings the core reads, always fresh (the vscode/ adapter reads them on every use). */
+import { settingsTable, type OrphanPolicy } from '../../../common/src/settings';
+
+export type { OrphanPolicy };
+
 export interface ShepherdSettings {
   readonly gracePeriodMs: number;
   readonly defaultTimeoutMs: number;
@@ -14,15 +18,14 @@ export interface ShepherdSettings {
   readonly orphanPolicy: OrphanPolicy;
 }
 
-export type OrphanPolicy = 'report' | 'ask' | 'kill';
-
+/** Every setting at its default (what a user who changed nothing gets). */
 export const defaultSettings: ShepherdSettings = {
-  gracePeriodMs: 3000,
-  defaultTimeoutMs: 120_000,
-  outputLimitChars: 16_000,
+  gracePeriodMs: settingsTable['run.gracePeriodMs'].default,
+  defaultTimeoutMs: settingsTable['run.defaultTimeoutMs'].default,
+  outputLimitChars: settingsTable['output.limitChars'].default,
   shellPath: undefined,
-  shellIntegrationTimeoutMs: 10_000,
-  revealOnCreate: true,
-  pollIntervalMs: 1000,
-  orphanPolicy: 'report',
+  shellIntegrationTimeoutMs: settingsTable['terminal.shellIntegrationTimeoutMs'].default,
+  revealOnCreate: settingsTable['terminal.revealOnCreate'].default,
+  pollIntervalMs: settingsTable['processes.pollIntervalMs'].default,
+  orphanPolicy: settingsTable['processes.orphanPolicy'].default,
 };

@@ -3,11 +3,14 @@
  * are cached per vscode object so the core can compare terminals and executions by identity.
  */
 import * as vscode from 'vscode';
+import { DisposableStore, Emitter, type Disposable } from '../core/events';
 import type {
   CreateTerminalOptions,
-  Disposable,
+  ExecutionEndEvent,
+  ExecutionEvent,
   ShellExecution,
   ShellTerminal,
+  TerminalCloseEvent,
   TerminalHost,
 } from '../core/terminals/terminalPort';
 
@@ -67,8 +70,37 @@ function executionAdapter(execution: vscode.TerminalShellExecution): ShellExecut
   return adapter;
 }
 
-export class VsCodeTerminalHost implements TerminalHost {
+/** Forwards VS Code's terminal events for managed terminals only; listener failures go to the log (core/events). */
+export class VsCodeTerminalHost implements TerminalHost, Disposable {
   private readonly adapters = new WeakMap<vscode.Terminal, TerminalAdapter>();
+  private readonly disposables = new DisposableStore();
+  private readonly startEmitter = this.disposables.add(new Emitter<ExecutionEvent>());
+  private readonly endEmitter = this.disposables.add(new Emitter<ExecutionEndEvent>());
+  private readonly closeEmitter = this.disposables.add(new Emitter<TerminalCloseEvent>());
+  readonly onDidStartExecution = this.startEmitter.event;
+  readonly onDidEndExecution = this.endEmitter.event;
+  readonly onDidCloseTerminal = this.closeEmitter.event;
+
+  constructor() {
+    this.disposables.add(
+      vscode.window.onDidStartTerminalShellExecution((e) => {
+        const terminal = this.adapters.get(e.terminal);
+        if (terminal) this.startEmitter.fire({ terminal, execution: executionAdapter(e.execution) });
+      }),
+    );
+    this.disposables.add(
+      vscode.window.onDidEndTerminalShellExecution((e) => {
+        const terminal = this.adapters.get(e.terminal);
+        if (terminal) this.endEmitter.fire({ terminal, execution: executionAdapter(e.execution), exitCode: e.exitCode });
+      }),
+    );
+    this.disposables.add(
+      vscode.window.onDidCloseTerminal((t) => {
+        const terminal = this.adapters.get(t);
+        if (terminal) this.closeEmitter.fire({ terminal, exitCode: t.exitStatus?.code });
+      }),
+    );
+  }
 
   create(options: CreateTerminalOptions): ShellTerminal {
     const terminal = vscode.window.createTerminal({
@@ -109,24 +141,7 @@ export class VsCodeTerminalHost implements TerminalHost {
     });
   }
 
-  onDidStartExecution(listener: (terminal: ShellTerminal, execution: ShellExecution) => void): Disposable {
-    return vscode.window.onDidStartTerminalShellExecution((e) => {
-      const adapter = this.adapters.get(e.terminal);
-      if (adapter) listener(adapter, executionAdapter(e.execution));
-    });
-  }
-
-  onDidEndExecution(listener: (terminal: ShellTerminal, execution: ShellExecution, exitCode: number | undefined) => void): Disposable {
-    return vscode.window.onDidEndTerminalShellExecution((e) => {
-      const adapter = this.adapters.get(e.terminal);
-      if (adapter) listener(adapter, executionAdapter(e.execution), e.exitCode);
-    });
-  }
-
-  onDidCloseTerminal(listener: (terminal: ShellTerminal, exitCode: number | undefined) => void): Disposable {
-    return vscode.window.onDidCloseTerminal((terminal) => {
-      const adapter = this.adapters.get(terminal);
-      if (adapter) listener(adapter, terminal.exitStatus?.code);
-    });
+  dispose(): void {
+    this.disposables.dispose();
   }
 }

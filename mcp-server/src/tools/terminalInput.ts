@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { limits, terminalNameSchema, terminalRunResultSchema, timeoutMsSchema } from '../../../common/src/protocol';
 import { renderRunResult } from '../render';
-import { callBridge, toolResult, withReminder, type ToolRegistration } from '../toolSupport';
+import { callBridge, defaultTimeoutNote, toolResult, withReminder, type ToolRegistration } from '../toolSupport';
 
 const inputSchema = {
   name: terminalNameSchema.describe('The managed terminal whose running command should receive the text.'),
@@ -10,7 +10,7 @@ const inputSchema = {
     .max(limits.inputChars)
     .describe('What to type: an answer to the prompt (for example "y" or a name), or a key such as "\\u0003" (Ctrl+C) or "\\u0004" (Ctrl+D). Keys are sent without Enter.'),
   enter: z.boolean().optional().describe('Press Enter after the text. Default true (ignored for control keys).'),
-  timeout: timeoutMsSchema.optional().describe('Milliseconds to wait afterwards, as in terminal_run. Default: the terminalShepherd.run.defaultTimeoutMs setting (120000).'),
+  timeout: timeoutMsSchema.optional().describe(`Milliseconds to wait afterwards, as in terminal_run. ${defaultTimeoutNote}`),
 };
 
 export const registerTerminalInput: ToolRegistration = (server, context) => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { limits, terminalNameSchema, terminalRunResultSchema, timeoutMsSchema, waitModeSchema } from '../../../common/src/protocol';
 import { renderRunResult } from '../render';
-import { callBridge, toolResult, withReminder, type ToolRegistration } from '../toolSupport';
+import { callBridge, defaultTimeoutNote, toolResult, withReminder, type ToolRegistration } from '../toolSupport';
 
 const inputSchema = {
   command: z
@@ -11,7 +11,7 @@ const inputSchema = {
     .describe('The command line to run, exactly as you would type it in the shell (bash, zsh, fish or pwsh). Multi-line input runs line by line.'),
   timeout: timeoutMsSchema
     .optional()
-    .describe(`Milliseconds to wait for the command to finish before returning status "timeout" (the command keeps running). Default ${limits.defaultTimeoutMs} (the terminalShepherd.run.defaultTimeoutMs setting); ${limits.minTimeoutMs}..${limits.maxTimeoutMs}.`),
+    .describe(`Milliseconds to wait for the command to finish before returning status "timeout" (the command keeps running). ${defaultTimeoutNote}; ${limits.minTimeoutMs}..${limits.maxTimeoutMs}.`),
   name: terminalNameSchema
     .optional()
     .describe('Terminal to run in; "default" unless given. A new name creates a new terminal; an existing one is reused when idle (a busy terminal is refused, never interrupted).'),

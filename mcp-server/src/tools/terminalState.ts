@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { terminalNameSchema, terminalRunResultSchema, timeoutMsSchema } from '../../../common/src/protocol';
 import { renderRunResult } from '../render';
-import { callBridge, toolResult, withReminder, type ToolRegistration } from '../toolSupport';
+import { callBridge, defaultTimeoutNote, toolResult, withReminder, type ToolRegistration } from '../toolSupport';
 
 const inputSchema = {
   name: terminalNameSchema.describe('The managed terminal to report on (see terminal_list).'),
@@ -9,7 +9,7 @@ const inputSchema = {
     .boolean()
     .optional()
     .describe('Block like terminal_run until the current command ends, asks for input, or the timeout passes. Default false: report at once.'),
-  timeout: timeoutMsSchema.optional().describe('Milliseconds to wait when wait is true. Default: the terminalShepherd.run.defaultTimeoutMs setting (120000).'),
+  timeout: timeoutMsSchema.optional().describe(`Milliseconds to wait when wait is true. ${defaultTimeoutNote}`),
 };
 
 export const registerTerminalState: ToolRegistration = (server, context) => {

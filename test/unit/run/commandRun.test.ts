@@ -1,16 +1,19 @@
 import assert from 'node:assert/strict';
 import { silentLogger } from '../../../common/src/logger';
+import { Emitter } from '../../../extension/src/core/events';
 import type { ShellActivity } from '../../../extension/src/core/processes/types';
 import { CommandRun, type ExecutionSource, type RunConfig } from '../../../extension/src/core/run/commandRun';
 import type { RunOutput } from '../../../extension/src/core/run/runOutput';
+import { runResult } from '../../../extension/src/core/run/runReport';
 
 /** A plain-text output: enough to drive the run's logic (rendering is tested on its own). */
 class TextOutput implements RunOutput {
   text = '';
-  private listeners = new Set<() => void>();
+  private readonly writes = new Emitter<void>();
+  readonly onDidWrite = this.writes.event;
   write(chunk: string): boolean {
     this.text += chunk.replace(/\x1b\]633;[^\x07]*\x07/g, '');
-    for (const l of this.listeners) l();
+    this.writes.fire();
     return true;
   }
   flush(): Promise<void> {
@@ -24,10 +27,6 @@ class TextOutput implements RunOutput {
   }
   get totalChars(): number {
     return this.text.length;
-  }
-  onDidWrite(listener: () => void) {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
   }
   close(): Promise<void> {
     return Promise.resolve();
@@ -92,7 +91,7 @@ describe('CommandRun', () => {
     run.executionEnded(exec, 0);
     assert.equal(await run.wait({ timeoutMs: 2000 }), 'completed');
     assert.ok(performance.now() - t0 < 500, 'no grace-period sleep when idle is confirmed');
-    const result = await run.result('completed');
+    const result = await runResult(run, 'completed');
     assert.equal(result.exitCode, 0);
     assert.equal(result.output, 'hello');
     assert.equal(result.pid, 4242);
@@ -111,7 +110,7 @@ describe('CommandRun', () => {
     exec.end();
     run.executionEnded(exec, 0);
     assert.equal(await run.wait({ timeoutMs: 2000 }), 'completed');
-    assert.equal((await run.result('completed')).output, 'Start\nEnd');
+    assert.equal((await runResult(run, 'completed')).output, 'Start\nEnd');
     run.dispose();
   });
 
@@ -136,7 +135,7 @@ describe('CommandRun', () => {
     assert.equal(run.state.kind, 'running', 'the second execution is still running');
     run.executionEnded('b', 7);
     assert.equal(await run.wait({ timeoutMs: 2000 }), 'completed');
-    assert.equal((await run.result('completed')).exitCode, 7);
+    assert.equal((await runResult(run, 'completed')).exitCode, 7);
     run.dispose();
   });
 
@@ -147,7 +146,7 @@ describe('CommandRun', () => {
     run.executionStarted(exec);
     exec.push('Do you want to continue? [Y/n] ');
     assert.equal(await run.wait({ timeoutMs: 2000 }), 'waiting_for_input');
-    const waiting = await run.result('waiting_for_input');
+    const waiting = await runResult(run, 'waiting_for_input');
     assert.equal(waiting.prompt, 'Do you want to continue? [Y/n]');
     assert.equal(waiting.exitCode, undefined);
     run.inputSent();
@@ -166,7 +165,7 @@ describe('CommandRun', () => {
     run.executionStarted(exec);
     exec.push('Your name> ');
     assert.equal(await run.wait({ timeoutMs: 2000 }), 'waiting_for_input');
-    assert.equal((await run.result('waiting_for_input')).prompt, 'Your name>');
+    assert.equal((await runResult(run, 'waiting_for_input')).prompt, 'Your name>');
     run.dispose();
   });
 
@@ -177,7 +176,7 @@ describe('CommandRun', () => {
     run.executionStarted(exec);
     setTimeout(() => exec.push('Name? '), 120);
     assert.equal(await run.wait({ timeoutMs: 2000 }), 'waiting_for_input');
-    assert.equal((await run.result('waiting_for_input')).prompt, 'Name?');
+    assert.equal((await runResult(run, 'waiting_for_input')).prompt, 'Name?');
     run.dispose();
   });
 
@@ -186,7 +185,7 @@ describe('CommandRun', () => {
     run.executionStarted('a');
     setTimeout(() => run.terminalClosed(1), 30);
     assert.equal(await run.wait({ timeoutMs: 2000 }), 'terminal_closed');
-    assert.equal((await run.result('terminal_closed')).exitCode, 1);
+    assert.equal((await runResult(run, 'terminal_closed')).exitCode, 1);
     run.dispose();
   });
 

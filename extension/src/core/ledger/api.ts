@@ -3,7 +3,8 @@
  * (process/list, process/kill, process/killOrphans, process/summary) and the views use.
  */
 import type { KillResult, LedgerSummary, ListProcessesResult, TrackedProcess } from '../../../../common/src/protocol';
-import type { Disposable } from '../terminals/terminalPort';
+import { settingsTable } from '../../../../common/src/settings';
+import type { Event } from '../events';
 import { DEFAULT_MAX_LOG_BYTES } from './ledgerStore';
 
 /** Read on every poll, so a settings change applies at once. */
@@ -19,7 +20,11 @@ export interface LedgerSettings {
   readonly logMaxBytes: number;
 }
 
-export const defaultLedgerSettings: LedgerSettings = { pollIntervalMs: 1000, idlePollIntervalMs: 5000, logMaxBytes: DEFAULT_MAX_LOG_BYTES };
+export const defaultLedgerSettings: LedgerSettings = {
+  pollIntervalMs: settingsTable['processes.pollIntervalMs'].default,
+  idlePollIntervalMs: 5000,
+  logMaxBytes: DEFAULT_MAX_LOG_BYTES,
+};
 
 export interface LedgerStartup {
   /** Processes a gone window left running, now adopted by this window (policy is the caller's). */
@@ -75,8 +80,8 @@ export interface ProcessLedger {
   killOrphans(): Promise<KillResult>;
   /** Running and orphaned processes, one line each. From memory, no I/O: cheap for every tool response. */
   summary(): LedgerSummary;
-  /** Called with the new summary after each change (a process appeared, ended, or its ports changed). */
-  onDidChange(listener: (summary: LedgerSummary) => void): Disposable;
+  /** Fires with the new summary after each change (a process appeared, ended, or its ports changed). */
+  readonly onDidChange: Event<LedgerSummary>;
 
   /** Stops polling and writes active-processes.json and the session summary a last time. Processes keep running. */
   dispose(): Promise<void>;

@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from '../../../../common/src/logger';
 import type { KillResult, LedgerSummary, ListProcessesResult } from '../../../../common/src/protocol';
 import { isActionablePid, type ProcessIdentity, type ProcessMonitor } from '../processes/types';
-import type { Disposable } from '../terminals/terminalPort';
+import { Emitter } from '../events';
 import { defaultLedgerSettings, type LedgerSettings, type LedgerStartup, type ProcessLedger } from './api';
 import { identityKey, type KillReason, type LedgerEvent, type OwnerIdentity, type SessionSummary } from './formats';
 import { notOwnedError, type RefusalContext } from './killRefusal';
@@ -85,7 +85,8 @@ export class ProcessTracker implements ProcessLedger {
   private pendingEvents: LedgerEvent[] = [];
   private dirty = false;
   private summaryCache: LedgerSummary | undefined;
-  private readonly listeners = new Set<(summary: LedgerSummary) => void>();
+  private readonly changeEmitter = new Emitter<LedgerSummary>();
+  readonly onDidChange = this.changeEmitter.event;
   private queue: Promise<unknown> = Promise.resolve();
   private startup: Promise<LedgerStartup> | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -130,7 +131,7 @@ export class ProcessTracker implements ProcessLedger {
       this.commit();
       this.endedAt = new Date(this.now()).toISOString();
       await withinMs(this.writer.close(), DISPOSE_WAIT_MS);
-      this.listeners.clear();
+      this.changeEmitter.dispose();
     })();
     return this.disposing;
   }
@@ -215,11 +216,6 @@ export class ProcessTracker implements ProcessLedger {
       });
     }
     return this.summaryCache;
-  }
-
-  onDidChange(listener: (summary: LedgerSummary) => void): Disposable {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
   }
 
   async kill(pid: number): Promise<KillResult> {
@@ -484,14 +480,16 @@ export class ProcessTracker implements ProcessLedger {
     }
   }
 
-  /** Hands what changed to the log (at once), the debounced writers and the listeners. */
-  /** A commit whose events are in process-log.jsonl before the caller answers: whoever asked for a
-   * kill may read the log next. */
+  /**
+   * A commit whose events are in process-log.jsonl before the caller answers: whoever asked for a
+   * kill may read the log next.
+   */
   private async commitDurably(): Promise<void> {
     this.commit();
     await this.writer.appended();
   }
 
+  /** Hands what changed to the log (at once), the debounced writers and the listeners. */
   private commit(): void {
     this.writer.append(this.pendingEvents);
     this.pendingEvents = [];
@@ -501,14 +499,7 @@ export class ProcessTracker implements ProcessLedger {
     this.dirty = false;
     this.summaryCache = undefined;
     this.writer.changed();
-    const summary = this.summary();
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(summary);
-      } catch (error) {
-        this.deps.logger.error('ledger: change listener failed', error);
-      }
-    }
+    this.changeEmitter.fire(this.summary());
   }
 
   private sessionSummary(): SessionSummary {
@@ -530,6 +521,7 @@ export class ProcessTracker implements ProcessLedger {
     };
   }
 
+  /** The settings as given (the settings table holds them to their ranges); idle polls never outpace busy ones. */
   private readSettings(): LedgerSettings {
     let s: LedgerSettings;
     try {
@@ -538,8 +530,7 @@ export class ProcessTracker implements ProcessLedger {
       this.deps.logger.warn('ledger: reading settings failed; using defaults', error);
       s = defaultLedgerSettings;
     }
-    const poll = clamp(s.pollIntervalMs, 100, 60_000, defaultLedgerSettings.pollIntervalMs);
-    return { ...s, pollIntervalMs: poll, idlePollIntervalMs: clamp(s.idlePollIntervalMs, poll, 600_000, defaultLedgerSettings.idlePollIntervalMs) };
+    return { ...s, idlePollIntervalMs: Math.max(s.idlePollIntervalMs, s.pollIntervalMs) };
   }
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
@@ -553,10 +544,6 @@ export class ProcessTracker implements ProcessLedger {
 function newSessionId(now: number): string {
   const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
   return `${stamp}-${process.pid}-${randomBytes(3).toString('hex')}`;
-}
-
-function clamp(value: number, min: number, max: number, fallback: number): number {
-  return Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : fallback;
 }
 
 /** Waits for `promise`, at most `ms` (rejections count as done: callers only need it settled). */

@@ -4,13 +4,13 @@
  * Sessions that exist before attaching are picked up at once.
  */
 import type { Logger } from '../../../../common/src/logger';
-import type { Disposable } from '../terminals/terminalPort';
+import type { Disposable, Event } from '../events';
 import type { TerminalServiceEvent, TerminalSessionView } from '../terminals/terminalService';
 import type { ProcessLedger } from './api';
 
 /** The part of TerminalService the adapter follows. */
 export interface TerminalEventSource {
-  onDidChange(listener: (event: TerminalServiceEvent) => void): Disposable;
+  readonly onDidChange: Event<TerminalServiceEvent>;
   sessionViews(): TerminalSessionView[];
 }
 

@@ -11,6 +11,7 @@
  * write batch, whatever the output size.
  */
 import type { Logger } from '../../../../common/src/logger';
+import { Emitter } from '../events';
 import { LogFileWriter } from './logFile';
 import { OscParser, type ShellMarker } from './oscParser';
 import { TerminalRenderer } from './terminalRenderer';
@@ -33,8 +34,6 @@ export interface OutputCaptureOptions {
   readonly fastPath?: boolean;
   /** `write` returns false while more than this many characters wait for the renderer or disk. */
   readonly highWaterChars?: number;
-  /** How many markers `markers` keeps (oldest dropped first; default 1,000, and at most ~1 MB of values). */
-  readonly maxMarkers?: number;
   readonly logger?: Logger;
 }
 
@@ -48,42 +47,15 @@ export interface OutputSnapshot {
   readonly outputFile?: string;
 }
 
-export interface OutputProgress {
-  readonly totalChars: number;
-  readonly totalLines: number;
-  /** The last line of the output so far ('' if none). */
-  readonly lastLine: string;
-}
-
-export interface Disposable {
-  dispose(): void;
-}
-
-/** What the capture holds in memory right now, for tests and diagnostics. */
+/** What the capture holds in memory right now: the figures its memory bound is proven with. */
 export interface OutputCaptureStats {
   readonly headChars: number;
   readonly tailChars: number;
   readonly rendererPendingChars: number;
   readonly fileBufferedChars: number;
-  readonly markers: number;
 }
 
 const DEFAULT_LIMIT = 16_000;
-/** Command lines and property values kept in `markers`, in characters (they can be 64 KiB each). */
-const MAX_MARKER_LOG_CHARS = 1_000_000;
-
-function markerChars(marker: ShellMarker): number {
-  switch (marker.kind) {
-    case 'commandLine':
-      return marker.value.length + (marker.nonce?.length ?? 0);
-    case 'property':
-      return marker.key.length + marker.value.length;
-    case 'other':
-      return marker.args.reduce((sum, a) => sum + a.length, 0);
-    default:
-      return 0;
-  }
-}
 
 type Region = 'output' | 'prompt';
 
@@ -95,7 +67,6 @@ export class OutputCapture {
   private readonly renderer: TerminalRenderer;
   private readonly stripPrompt: boolean;
   private readonly highWater: number;
-  private readonly maxMarkers: number;
   private readonly logFilePath: (() => string) | undefined;
   private readonly logger: Logger | undefined;
 
@@ -114,11 +85,10 @@ export class OutputCapture {
   private region: Region = 'output';
   private droppedSinceOutput = false;
   private renderedAny = false;
-  private readonly markerLog: ShellMarker[] = [];
-  private markerLogChars = 0;
 
-  private readonly markerListeners = new Set<(marker: ShellMarker) => void>();
-  private readonly writeListeners = new Set<() => void>();
+  private readonly writeEmitter = new Emitter<void>();
+  /** Fires synchronously when a write carried visible data (not for marker-only or prompt data). */
+  readonly onDidWrite = this.writeEmitter.event;
   private closing: Promise<void> | undefined;
   private finalScreen: readonly string[] | undefined;
   private rendererErrorReported = false;
@@ -129,7 +99,6 @@ export class OutputCapture {
     this.tailCap = Math.ceil(this.limit / 2);
     this.stripPrompt = options.stripPromptAndEcho ?? true;
     this.highWater = options.highWaterChars ?? 8 * 1024 * 1024;
-    this.maxMarkers = Math.max(1, options.maxMarkers ?? 1000);
     this.logFilePath = options.logFilePath;
     this.logger = options.logger;
     this.renderer = new TerminalRenderer({
@@ -145,7 +114,7 @@ export class OutputCapture {
   // Input
 
   /**
-   * Feeds raw terminal data. Markers are reported synchronously; the text is rendered
+   * Feeds raw terminal data. Markers take effect synchronously; the text is rendered
    * asynchronously (await `flush()` before reading). Returns false while the renderer or the log
    * file lag far behind; a producer that can wait should then await `flush()`.
    */
@@ -168,9 +137,7 @@ export class OutputCapture {
       rendered = this.route(data.slice(pos)) || rendered;
     }
     if (rendered) {
-      for (const listener of [...this.writeListeners]) {
-        this.safely(listener);
-      }
+      this.writeEmitter.fire();
     }
     return this.renderer.pendingChars + (this.file?.bufferedChars ?? 0) < this.highWater;
   }
@@ -240,39 +207,6 @@ export class OutputCapture {
     return joined.split('\n').slice(-count);
   }
 
-  /** The last `chars` characters of the output. */
-  tail(chars: number): string {
-    if (chars <= 0) {
-      return '';
-    }
-    const screen = this.screenText();
-    if (screen.length >= chars) {
-      return screen.slice(-chars);
-    }
-    const text = screen.length > 0 ? this.tailText : this.tailText.slice(0, Math.max(0, this.tailText.length - this.trailingNewlines));
-    return (text + screen).slice(-chars);
-  }
-
-  /** Cheap progress figures for a status line. */
-  progress(): OutputProgress {
-    const screen = this.screenText();
-    return {
-      totalChars: this.canonicalLength(screen),
-      totalLines: this.canonicalLines(screen),
-      lastLine: this.lastLines(1)[0] ?? '',
-    };
-  }
-
-  /** Shell-integration markers seen so far, oldest first (bounded). */
-  get markers(): readonly ShellMarker[] {
-    return this.markerLog;
-  }
-
-  /** The alternate screen while a full-screen program (vim, less) shows it, else empty. */
-  alternateScreen(): string[] {
-    return this.finalScreen ? [] : this.renderer.alternateScreen();
-  }
-
   /** The log file path once the output exceeded the limit. */
   get outputFile(): string | undefined {
     return this.file && !this.fileError ? this.file.path : undefined;
@@ -284,24 +218,11 @@ export class OutputCapture {
       tailChars: this.tailText.length,
       rendererPendingChars: this.renderer.pendingChars,
       fileBufferedChars: this.file?.bufferedChars ?? 0,
-      markers: this.markerLog.length,
     };
   }
 
   // -------------------------------------------------------------------------------------------
   // Events and lifetime
-
-  /** Called synchronously for each marker, in stream order, before the text before it is rendered. */
-  onMarker(listener: (marker: ShellMarker) => void): Disposable {
-    this.markerListeners.add(listener);
-    return { dispose: () => this.markerListeners.delete(listener) };
-  }
-
-  /** Called synchronously when a write carried visible data (not for marker-only or prompt data). */
-  onDidWrite(listener: () => void): Disposable {
-    this.writeListeners.add(listener);
-    return { dispose: () => this.writeListeners.delete(listener) };
-  }
 
   /**
    * Renders what is pending, writes the final screen to the log file (opening it now if the
@@ -314,8 +235,7 @@ export class OutputCapture {
 
   /** Closes in the background (idempotent); errors are logged, not thrown. */
   dispose(): void {
-    this.markerListeners.clear();
-    this.writeListeners.clear();
+    this.writeEmitter.dispose();
     void this.close().catch((error) => this.logger?.warn('closing output capture failed', error));
   }
 
@@ -358,12 +278,8 @@ export class OutputCapture {
     return true;
   }
 
+  /** VS Code's prompt and command-start markers switch between dropping (prompt, echo) and rendering. */
   private onMarkerSeen(marker: ShellMarker): void {
-    this.markerLog.push(marker);
-    this.markerLogChars += markerChars(marker);
-    while (this.markerLog.length > this.maxMarkers || (this.markerLogChars > MAX_MARKER_LOG_CHARS && this.markerLog.length > 1)) {
-      this.markerLogChars -= markerChars(this.markerLog.shift()!);
-    }
     if (this.stripPrompt && marker.source === 'vscode') {
       switch (marker.kind) {
         case 'promptStart':
@@ -386,9 +302,6 @@ export class OutputCapture {
         default:
           break;
       }
-    }
-    for (const listener of [...this.markerListeners]) {
-      this.safely(() => listener(marker));
     }
   }
 
@@ -534,14 +447,6 @@ export class OutputCapture {
     if (error && !this.rendererErrorReported) {
       this.rendererErrorReported = true;
       this.logger?.warn('rendering terminal output failed', error);
-    }
-  }
-
-  private safely(fn: () => void): void {
-    try {
-      fn();
-    } catch (error) {
-      this.logger?.error(error instanceof Error ? error : String(error));
     }
   }
 }

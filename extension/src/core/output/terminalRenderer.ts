@@ -291,18 +291,6 @@ export class TerminalRenderer {
     return lines;
   }
 
-  /** The alternate screen's lines while a full-screen program runs, else empty. */
-  alternateScreen(): string[] {
-    if (this.disposed || !this.altActive) {
-      return [];
-    }
-    const lines = this.screenLines(this.term.buffer.alternate, 0, this.rows, undefined);
-    while (lines.length > 0 && lines[lines.length - 1] === '') {
-      lines.pop();
-    }
-    return lines;
-  }
-
   dispose(): void {
     if (this.disposed) {
       return;

@@ -7,9 +7,9 @@
  * the output is silent (input prompts). Every timer is cleared on completion and on dispose.
  */
 import type { Logger } from '../../../../common/src/logger';
-import type { RunStatus, TerminalRunResult } from '../../../../common/src/protocol';
+import { Emitter, type Disposable } from '../events';
 import type { ShellActivity } from '../processes/types';
-import type { RunOutput } from './runOutput';
+import type { RunOutput, RunOutputSnapshot } from './runOutput';
 import { CompletionTracker, type CompletionConfig, type ShellIdleness } from './completionTracker';
 import { detectInputPrompt, lastNonEmptyLine, type InputPromptConfig } from './inputPromptDetector';
 
@@ -77,8 +77,10 @@ export class CommandRun {
   private probing = false;
   private finishing = false;
   private disposed = false;
-  private readonly stateListeners = new Set<() => void>();
-  private readonly progressListeners = new Set<(p: RunProgress) => void>();
+  private readonly outputSubscription: Disposable;
+  private readonly stateEmitter = new Emitter<RunState>();
+  /** Fires with the new state on every change (running <-> waiting_for_input, then the end). */
+  readonly onDidChangeState = this.stateEmitter.event;
 
   constructor(
     readonly command: string,
@@ -91,7 +93,7 @@ export class CommandRun {
     this.startedAt = env.now();
     this.lastActivityAt = this.startedAt;
     this.tracker = new CompletionTracker(config.completion);
-    this.output.onDidWrite(() => this.onOutput());
+    this.outputSubscription = this.output.onDidWrite(() => this.onOutput());
     this.reschedule();
   }
 
@@ -150,16 +152,6 @@ export class CommandRun {
     this.stopTimer();
   }
 
-  onDidChangeState(listener: () => void): { dispose(): void } {
-    this.stateListeners.add(listener);
-    return { dispose: () => this.stateListeners.delete(listener) };
-  }
-
-  onProgress(listener: (p: RunProgress) => void): { dispose(): void } {
-    this.progressListeners.add(listener);
-    return { dispose: () => this.progressListeners.delete(listener) };
-  }
-
   progress(): RunProgress {
     return {
       elapsedMs: this.durationMs,
@@ -204,39 +196,10 @@ export class CommandRun {
     });
   }
 
-  /** The tool result for this run as it stands, reported with `status`. */
-  async result(status: RunStatus, message?: string): Promise<TerminalRunResult> {
+  /** The output as it stands, once everything received so far is rendered. */
+  async outputSnapshot(): Promise<RunOutputSnapshot> {
     await this.output.flush();
-    const snap = this.output.snapshot();
-    const state = this.runState;
-    const exitCode = state.kind === 'completed' || state.kind === 'terminal_closed' ? state.exitCode : undefined;
-    const result: TerminalRunResult = {
-      status,
-      output: snap.output,
-      name: this.terminalName,
-      command: this.command,
-      durationMs: this.durationMs,
-    };
-    if (exitCode !== undefined && (status === 'completed' || status === 'terminal_closed' || status === 'cancelled')) {
-      result.exitCode = exitCode;
-    }
-    if (status === 'waiting_for_input' && state.kind === 'waiting_for_input') {
-      result.prompt = state.prompt;
-    }
-    if (this.shellPid !== undefined) {
-      result.pid = this.shellPid;
-    }
-    if (snap.truncated) {
-      result.truncated = true;
-    }
-    if (snap.outputFile) {
-      result.outputFile = snap.outputFile;
-    }
-    const note = message ?? this.defaultMessage(status, exitCode);
-    if (note) {
-      result.message = note;
-    }
-    return result;
+    return this.output.snapshot();
   }
 
   dispose(): void {
@@ -245,16 +208,9 @@ export class CommandRun {
     }
     this.disposed = true;
     this.stopTimer();
-    this.stateListeners.clear();
-    this.progressListeners.clear();
+    this.outputSubscription.dispose();
+    this.stateEmitter.dispose();
     void this.output.close().catch((error) => this.env.logger.warn(`run ${this.id}: closing output failed`, error));
-  }
-
-  private defaultMessage(status: RunStatus, exitCode: number | undefined): string | undefined {
-    if (status === 'completed' && exitCode === undefined) {
-      return 'The shell did not report an exit code (the command was interrupted, or the shell integration script did not report it).';
-    }
-    return undefined;
   }
 
   /** Output, input or a new execution: silence restarts and any prompt seen so far is answered. */
@@ -268,24 +224,12 @@ export class CommandRun {
 
   private onOutput(): void {
     this.markActivity();
-    if (this.progressListeners.size > 0) {
-      const progress = this.progress();
-      for (const listener of this.progressListeners) {
-        listener(progress);
-      }
-    }
     this.reschedule();
   }
 
   private setState(state: RunState): void {
     this.runState = state;
-    for (const listener of [...this.stateListeners]) {
-      try {
-        listener();
-      } catch (error) {
-        this.env.logger.error(`run ${this.id}: state listener failed`, error);
-      }
-    }
+    this.stateEmitter.fire(state);
   }
 
   /** Computes the next moment something must be checked and arms one timer for it. */

@@ -1,4 +1,6 @@
 /** What a run needs from its output pipeline (implemented by core/output/outputCapture). */
+import type { Event } from '../events';
+
 export interface RunOutputSnapshot {
   readonly output: string;
   readonly truncated: boolean;
@@ -14,7 +16,8 @@ export interface RunOutput {
   /** The last `count` rendered lines including the live screen, oldest first. */
   lastLines(count: number): string[];
   readonly totalChars: number;
-  onDidWrite(listener: () => void): { dispose(): void };
+  /** Fires when a write carried visible data (not for marker-only or prompt data). */
+  readonly onDidWrite: Event<void>;
   /** No more data: render the rest and complete the log file. Reading keeps working. */
   close(): Promise<void>;
 }

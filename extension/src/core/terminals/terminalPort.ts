@@ -1,11 +1,8 @@
 /**
- * What the terminal service needs from the editor's terminals, so the service stays free of the
+ * What the terminal registry needs from the editor's terminals, so the core stays free of the
  * vscode module (the vscode/ adapter implements this with the Shell Integration API).
  */
-
-export interface Disposable {
-  dispose(): void;
-}
+import type { Event } from '../events';
 
 /** One command execution reported by shell integration. Identity is stable per execution. */
 export interface ShellExecution {
@@ -39,13 +36,26 @@ export interface CreateTerminalOptions {
   readonly reveal: boolean;
 }
 
+export interface ExecutionEvent {
+  readonly terminal: ShellTerminal;
+  readonly execution: ShellExecution;
+}
+
+export interface ExecutionEndEvent extends ExecutionEvent {
+  readonly exitCode: number | undefined;
+}
+
+export interface TerminalCloseEvent {
+  readonly terminal: ShellTerminal;
+  /** The shell's exit code, when the terminal closed because its shell exited. */
+  readonly exitCode: number | undefined;
+}
+
 export interface TerminalHost {
   create(options: CreateTerminalOptions): ShellTerminal;
   /** Resolves true once shell integration is active in the terminal, false after timeoutMs. */
   waitForShellIntegration(terminal: ShellTerminal, timeoutMs: number): Promise<boolean>;
-  onDidStartExecution(listener: (terminal: ShellTerminal, execution: ShellExecution) => void): Disposable;
-  onDidEndExecution(
-    listener: (terminal: ShellTerminal, execution: ShellExecution, exitCode: number | undefined) => void,
-  ): Disposable;
-  onDidCloseTerminal(listener: (terminal: ShellTerminal, exitCode: number | undefined) => void): Disposable;
+  readonly onDidStartExecution: Event<ExecutionEvent>;
+  readonly onDidEndExecution: Event<ExecutionEndEvent>;
+  readonly onDidCloseTerminal: Event<TerminalCloseEvent>;
 }

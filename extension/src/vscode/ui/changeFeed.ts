@@ -5,62 +5,40 @@
  * its first run) renders once, and a steady stream still renders at least every delay (a
  * resetting debounce could starve). Pure Node (timers only), so it is unit-tested.
  */
-
-export interface Disposable {
-  dispose(): void;
-}
-
-/** Subscribes a listener to one event source (e.g. `(l) => ledger.onDidChange(l)`). */
-export type Subscribe = (listener: () => void) => Disposable;
+import { DisposableStore, Emitter, type Disposable, type Event } from '../../core/events';
 
 export interface ChangeFeedOptions {
-  readonly sources: readonly Subscribe[];
+  /** What to follow (for example the ledger's and the terminal service's onDidChange). */
+  readonly sources: readonly Event<unknown>[];
   readonly delayMs?: number;
-  /** A listener threw: reported, never rethrown into the event source. */
-  readonly onListenerError: (error: unknown) => void;
 }
 
 export const DEFAULT_CHANGE_DELAY_MS = 100;
 
 export class ChangeFeed implements Disposable {
-  private readonly listeners = new Set<() => void>();
-  private readonly subscriptions: Disposable[];
+  private readonly disposables = new DisposableStore();
+  private readonly changeEmitter = this.disposables.add(new Emitter<void>());
+  /** Fires at most once per delay after something changed; listener failures go to the log (core/events). */
+  readonly onDidChange = this.changeEmitter.event;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private disposed = false;
 
   constructor(private readonly options: ChangeFeedOptions) {
-    this.subscriptions = options.sources.map((subscribe) => subscribe(() => this.signal()));
-  }
-
-  onDidChange(listener: () => void): Disposable {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
+    for (const source of options.sources) {
+      this.disposables.add(source(() => this.signal()));
+    }
+    this.disposables.add({ dispose: () => clearTimeout(this.timer) });
   }
 
   /** Something changed (also called directly, e.g. after a refresh the ledger found nothing new in). */
   signal(): void {
-    if (this.disposed || this.timer !== undefined) return;
+    if (this.disposables.isDisposed || this.timer !== undefined) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.fire();
+      this.changeEmitter.fire();
     }, this.options.delayMs ?? DEFAULT_CHANGE_DELAY_MS);
   }
 
-  private fire(): void {
-    for (const listener of [...this.listeners]) {
-      try {
-        listener();
-      } catch (error) {
-        this.options.onListenerError(error);
-      }
-    }
-  }
-
   dispose(): void {
-    this.disposed = true;
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
-    for (const s of this.subscriptions.splice(0)) s.dispose();
-    this.listeners.clear();
+    this.disposables.dispose();
   }
 }

@@ -7,6 +7,7 @@
  *   void announceOrphans(deps, (await ledger.start()).orphans);
  */
 import * as vscode from 'vscode';
+import { DisposableStore, type Disposable } from '../../core/events';
 import { ChangeFeed } from './changeFeed';
 import type { ProcessUiDependencies } from './dependencies';
 import { CONTEXT_KEYS, COMMANDS } from './ids';
@@ -19,11 +20,8 @@ import { guarded, inBackground, userAction } from './userFeedback';
 export type { ProcessUiDependencies } from './dependencies';
 export { announceOrphans } from './orphanAnnouncement';
 
-export function registerProcessUi(deps: ProcessUiDependencies): vscode.Disposable {
-  const feed = new ChangeFeed({
-    sources: [(listener) => deps.ledger.onDidChange(listener), (listener) => deps.terminals.onDidChange(listener)],
-    onListenerError: (error) => deps.logger.error('ui: rendering a change failed', error),
-  });
+export function registerProcessUi(deps: ProcessUiDependencies): Disposable {
+  const feed = new ChangeFeed({ sources: [deps.ledger.onDidChange, deps.terminals.onDidChange] });
   const actions = new ProcessActions(deps, () => feed.signal());
   const view = createProcessesView(deps, actions, feed);
 
@@ -44,10 +42,11 @@ export function registerProcessUi(deps: ProcessUiDependencies): vscode.Disposabl
     return node?.kind === 'process' ? node : undefined;
   };
 
-  const register = (id: string, what: string, handler: (arg?: unknown) => unknown): vscode.Disposable =>
+  const register = (id: string, what: string, handler: (arg?: unknown) => unknown): Disposable =>
     vscode.commands.registerCommand(id, userAction(deps, what, handler));
 
-  const disposables: vscode.Disposable[] = [
+  const disposables = new DisposableStore();
+  for (const disposable of [
     feed,
     view,
     createStatusBar(deps, feed),
@@ -71,12 +70,11 @@ export function registerProcessUi(deps: ProcessUiDependencies): vscode.Disposabl
       const node = processOf(arg);
       if (node) await actions.copyCommandLine(node.process);
     }),
-  ];
+  ]) {
+    disposables.add(disposable);
+  }
   updateContext();
-
-  return new vscode.Disposable(() => {
-    for (const d of disposables.splice(0).reverse()) d.dispose();
-  });
+  return disposables;
 }
 
 function isNode(value: unknown): value is ProcessNode {

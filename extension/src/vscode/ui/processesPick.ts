@@ -6,6 +6,7 @@
  * Back to return to the list.
  */
 import * as vscode from 'vscode';
+import { DisposableStore } from '../../core/events';
 import type { ChangeFeed } from './changeFeed';
 import type { ProcessUiDependencies } from './dependencies';
 import { countProcesses, processDescription, processPhrase } from './format';
@@ -104,7 +105,8 @@ function pickProcess(deps: ProcessUiDependencies, actions: ProcessActions, feed:
     pick.title = TITLE;
     pick.matchOnDescription = true; // pids and ports
     pick.matchOnDetail = true; // command lines
-    const disposables: vscode.Disposable[] = [pick];
+    const disposables = new DisposableStore();
+    disposables.add(pick);
     let accepted: ProcessRow | undefined;
     let closed = false;
 
@@ -140,16 +142,18 @@ function pickProcess(deps: ProcessUiDependencies, actions: ProcessActions, feed:
       await perform(actions, button.action, row);
     });
 
-    disposables.push(
-      feed.onDidChange(render),
-      pick.onDidTriggerItemButton((e) => void act(e.item, e.button as ActionButton)),
+    disposables.add(feed.onDidChange(render));
+    disposables.add(pick.onDidTriggerItemButton((e) => void act(e.item, e.button as ActionButton)));
+    disposables.add(
       pick.onDidAccept(() => {
         accepted = pick.selectedItems[0]?.row;
         if (accepted) pick.hide();
       }),
+    );
+    disposables.add(
       pick.onDidHide(() => {
         closed = true;
-        for (const d of disposables.splice(0)) d.dispose();
+        disposables.dispose();
         resolve(accepted);
       }),
     );
@@ -188,23 +192,28 @@ function pickAction(row: ProcessRow): Promise<ActionKind | 'back' | undefined> {
     ];
     pick.items = items;
     let result: ActionKind | 'back' | undefined;
-    const disposables: vscode.Disposable[] = [
-      pick,
+    const disposables = new DisposableStore();
+    disposables.add(pick);
+    disposables.add(
       pick.onDidTriggerButton((b) => {
         if (b === vscode.QuickInputButtons.Back) {
           result = 'back';
           pick.hide();
         }
       }),
+    );
+    disposables.add(
       pick.onDidAccept(() => {
         result = pick.selectedItems[0]?.action;
         pick.hide();
       }),
+    );
+    disposables.add(
       pick.onDidHide(() => {
-        for (const d of disposables.splice(0)) d.dispose();
+        disposables.dispose();
         resolve(result);
       }),
-    ];
+    );
     pick.show();
   });
 }

@@ -5,6 +5,7 @@
  * visible, and keeps its ages current with a slow tick while visible. An empty tree shows the welcome content.
  */
 import * as vscode from 'vscode';
+import { DisposableStore, type Disposable } from '../../core/events';
 import type { TrackedProcess } from '../../../../common/src/protocol';
 import type { ChangeFeed } from './changeFeed';
 import type { ProcessUiDependencies } from './dependencies';
@@ -142,7 +143,7 @@ function countTree(roots: readonly TrackedProcess[]): number {
   return roots.reduce((n, p) => n + 1 + countTree(p.children ?? []), 0);
 }
 
-export interface ProcessesView extends vscode.Disposable {
+export interface ProcessesView extends Disposable {
   readonly treeView: vscode.TreeView<ProcessNode>;
 }
 
@@ -177,19 +178,13 @@ export function createProcessesView(deps: ProcessUiDependencies, actions: Proces
     );
   });
 
-  const subscriptions: vscode.Disposable[] = [
-    feed.onDidChange(render),
-    treeView.onDidChangeVisibility((e) => followVisibility(e.visible)),
-  ];
+  const disposables = new DisposableStore();
+  disposables.add(provider);
+  disposables.add(treeView);
+  disposables.add({ dispose: () => clearInterval(tick) });
+  disposables.add(feed.onDidChange(render));
+  disposables.add(treeView.onDidChangeVisibility((e) => followVisibility(e.visible)));
   render();
   followVisibility(treeView.visible);
-  return {
-    treeView,
-    dispose: () => {
-      if (tick !== undefined) clearInterval(tick);
-      for (const s of subscriptions.splice(0)) s.dispose();
-      treeView.dispose();
-      provider.dispose();
-    },
-  };
+  return { treeView, dispose: () => disposables.dispose() };
 }

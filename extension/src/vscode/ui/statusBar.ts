@@ -5,6 +5,7 @@
  * only a model that differs from the one shown reaches the workbench.
  */
 import * as vscode from 'vscode';
+import { DisposableStore, type Disposable } from '../../core/events';
 import type { ChangeFeed } from './changeFeed';
 import type { ProcessUiDependencies } from './dependencies';
 import { COMMANDS, STATUS_BAR_ID } from './ids';
@@ -15,7 +16,7 @@ const AGE_TICK_MS = 30_000;
 /** Left side, after VS Code's own remote/problems items. */
 const PRIORITY = 10;
 
-export function createStatusBar(deps: ProcessUiDependencies, feed: ChangeFeed): vscode.Disposable {
+export function createStatusBar(deps: ProcessUiDependencies, feed: ChangeFeed): Disposable {
   const item = vscode.window.createStatusBarItem(STATUS_BAR_ID, vscode.StatusBarAlignment.Left, PRIORITY);
   item.name = 'Terminal Shepherd';
   item.command = { command: COMMANDS.showProcesses, title: 'Show Processes' };
@@ -38,12 +39,11 @@ export function createStatusBar(deps: ProcessUiDependencies, feed: ChangeFeed): 
     else item.hide();
   });
 
-  const subscription = feed.onDidChange(render);
+  const disposables = new DisposableStore();
+  disposables.add(item);
+  disposables.add(feed.onDidChange(render));
   const tick = setInterval(render, AGE_TICK_MS);
+  disposables.add({ dispose: () => clearInterval(tick) });
   render();
-  return new vscode.Disposable(() => {
-    clearInterval(tick);
-    subscription.dispose();
-    item.dispose();
-  });
+  return disposables;
 }

@@ -1,13 +1,13 @@
 // Makes sure everything needed to run a real VS Code here exists, installing what is missing:
 // Debian packages (Chromium and the headers code-server's native modules build against), Node 24
 // from the npm registry, code-server (VS Code server + web workbench) from the npm registry.
-// See /work/shared/real-vscode.md for why it is done this way (no desktop VS Code can be downloaded).
+// See ../shared/real-vscode.md (next to this repository) for why it is done this way (no desktop VS Code can be downloaded).
 //
 // Idempotent and fast once done: each step leaves a marker file after success; a half-finished
 // step has no marker and is redone from scratch. A lock directory keeps two concurrent callers
 // (two test runs, `npm start` during `npm test`) from installing at the same time.
 //
-// Usable from tests (import) and from scripts (`node --import tsx test/support/vscodeInstall.ts`).
+// Usable from tests and dev scripts (import), and alone (`node --import tsx .devtools/scripts/vscodeInstall.ts`).
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -240,7 +240,7 @@ function resetFolder(dir: string, packageName: string): void {
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(
     path.join(dir, 'package.json'),
-    JSON.stringify({ name: packageName, private: true, description: 'Installed by test/support/vscodeInstall.ts; safe to delete.' }, null, 2) + '\n',
+    JSON.stringify({ name: packageName, private: true, description: 'Installed by .devtools/scripts/vscodeInstall.ts; safe to delete.' }, null, 2) + '\n',
   );
 }
 
@@ -442,7 +442,7 @@ function strip(p: ReturnType<typeof vsCodeInstallPaths>): VsCodeInstall {
   return rest;
 }
 
-// `node --import tsx test/support/vscodeInstall.ts` installs and prints the paths as JSON.
+// `node --import tsx .devtools/scripts/vscodeInstall.ts` installs and prints the paths as JSON.
 if (typeof require !== 'undefined' && typeof module !== 'undefined' && require.main === module) {
   ensureVsCode().then(
     (r) => process.stdout.write(JSON.stringify(r, null, 2) + '\n'),

@@ -1,0 +1,133 @@
+/**
+ * The one table of Terminal Shepherd's settings: key, type, default, range and description.
+ * The extension reads its settings through it, the bridge protocol and the MCP tool descriptions
+ * take their numbers from it, and a unit test checks that package.json's
+ * contributes.configuration says exactly the same (so the two cannot drift).
+ */
+
+export const SETTINGS_SECTION = 'terminalShepherd';
+
+interface BaseSetting {
+  readonly scope: 'window' | 'machine-overridable';
+  readonly markdownDescription: string;
+}
+export interface NumberSetting extends BaseSetting {
+  readonly type: 'number';
+  readonly default: number;
+  readonly minimum: number;
+  readonly maximum: number;
+}
+export interface StringSetting extends BaseSetting {
+  readonly type: 'string';
+  readonly default: string;
+}
+export interface EnumSetting<T extends string = string> extends BaseSetting {
+  readonly type: 'string';
+  readonly enum: readonly T[];
+  readonly enumDescriptions?: readonly string[];
+  readonly default: T;
+}
+export interface BooleanSetting extends BaseSetting {
+  readonly type: 'boolean';
+  readonly default: boolean;
+}
+export type SettingSpec = NumberSetting | StringSetting | EnumSetting | BooleanSetting;
+
+const orphanPolicies = ['report', 'ask', 'kill'] as const;
+const logLevels = ['trace', 'debug', 'info', 'warn', 'error'] as const;
+
+/** Keys are relative to SETTINGS_SECTION ("run.gracePeriodMs" is terminalShepherd.run.gracePeriodMs). */
+export const settingsTable = {
+  'run.gracePeriodMs': {
+    type: 'number',
+    default: 3000,
+    minimum: 0,
+    maximum: 60_000,
+    scope: 'window',
+    markdownDescription:
+      'Longest wait, in milliseconds, after a command reports its exit code before a run counts as completed. A new execution starting in the terminal during the wait restarts it. It is a ceiling: when the shell is confirmed idle at its prompt (from the OS), the run returns after a short settle instead.',
+  },
+  'run.defaultTimeoutMs': {
+    type: 'number',
+    default: 120_000,
+    minimum: 100,
+    maximum: 3_600_000,
+    scope: 'window',
+    markdownDescription:
+      'How long a `terminal_run` call waits, in milliseconds, when the caller gives no `timeout`. On timeout the command keeps running and stays reachable through `terminal_state`.',
+  },
+  'output.limitChars': {
+    type: 'number',
+    default: 16_000,
+    minimum: 1000,
+    maximum: 1_000_000,
+    scope: 'window',
+    markdownDescription:
+      'Most characters of output a result carries. Longer output keeps its head and tail with one marker line in between; the whole output is written to a log file under `.devtools/` whose path is in the result.',
+  },
+  'terminal.shellPath': {
+    type: 'string',
+    default: '',
+    scope: 'machine-overridable',
+    markdownDescription: 'Shell for new managed terminals (for example `/bin/bash` or `pwsh`). Empty uses VS Code\'s default terminal profile.',
+  },
+  'terminal.shellIntegrationTimeoutMs': {
+    type: 'number',
+    default: 10_000,
+    minimum: 1000,
+    maximum: 120_000,
+    scope: 'window',
+    markdownDescription:
+      'How long to wait, in milliseconds, for shell integration to activate in a new managed terminal before the run fails with an explanation.',
+  },
+  'terminal.revealOnCreate': {
+    type: 'boolean',
+    default: true,
+    scope: 'window',
+    markdownDescription:
+      'Show a new managed terminal in the terminal panel (without taking focus), so you see what the agent runs. Off keeps it in the terminal list only (a visible terminal costs rendering time on every command).',
+  },
+  'processes.pollIntervalMs': {
+    type: 'number',
+    default: 1000,
+    minimum: 200,
+    maximum: 60_000,
+    scope: 'window',
+    markdownDescription:
+      'How often, in milliseconds, the process tree under a terminal is read while a command runs there. New processes are logged and reach `.devtools/active-processes.json` within about a second of being seen. On Linux a read costs well under a millisecond.',
+  },
+  'processes.orphanPolicy': {
+    type: 'string',
+    enum: orphanPolicies,
+    enumDescriptions: [
+      'Show a notification listing the processes an earlier window left running (default).',
+      'Ask whether to kill them.',
+      'Kill them without asking and say what was killed.',
+    ],
+    default: 'report',
+    scope: 'window',
+    markdownDescription: 'What to do at startup with processes that a closed or reloaded window\'s terminals left running (orphans).',
+  },
+  'log.level': {
+    type: 'string',
+    enum: logLevels,
+    default: 'info',
+    scope: 'window',
+    markdownDescription:
+      'Least severe message written to the Terminal Shepherd log (command **Terminal Shepherd: Show Log**). The output channel\'s own level (**Developer: Set Log Level**) applies too.',
+  },
+} as const satisfies Record<string, SettingSpec>;
+
+export type SettingKey = keyof typeof settingsTable;
+export type OrphanPolicy = (typeof orphanPolicies)[number];
+
+/** A number from the user's settings, rounded and held to the table's range; the default when unusable. */
+export function clampSetting(spec: NumberSetting, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return spec.default;
+  return Math.min(spec.maximum, Math.max(spec.minimum, Math.round(value)));
+}
+
+/** An enum value from the user's settings, or the default when it is not one of the table's. */
+export function enumSetting<T extends string>(spec: EnumSetting<T>, value: unknown): T {
+  return spec.enum.includes(value as T) ? (value as T) : spec.default;
+}
