@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: installs npm dependencies when needed, then runs in order, stopping at the first
-// failure: build, typecheck, unit tests, integration tests, real-VS-Code e2e tests (code-server;
+// failure: build, typecheck, lint, unit tests, integration tests, real-VS-Code e2e tests (code-server;
 // installs it on first use, about 2 minutes), desktop VS Code test (skipped where none exists).
 //
 //   npm test                          everything
@@ -112,6 +112,7 @@ if (!noBuild && (runAll || wants('integration') || wants('e2e') || wants('deskto
   await step('build (node esbuild.mjs)', () => run(node, ['esbuild.mjs']));
 }
 if (runAll) await step('typecheck (tsc -p .)', () => run(node, [bin('typescript', 'bin/tsc'), '-p', '.']));
+if (runAll) await step('lint (eslint)', () => run(node, [bin('eslint', 'bin/eslint.js'), '.']));
 if (wants('unit')) await step('unit tests', () => mocha('unit'));
 if (wants('integration')) await step('integration tests', () => mocha('integration'));
 if (wants('e2e')) {

@@ -43,6 +43,8 @@ export const BridgeErrorCode = {
   TerminalClosed: -32013,
   WorkspaceUntrusted: -32014,
   NoActiveRun: -32015,
+  /** The caller cancelled before anything was started (LSP's RequestCancelled). */
+  Cancelled: -32800,
   ProcessNotOwned: -32020,
   /** Client side: no VS Code window with the extension could be reached. */
   Unreachable: -32050,

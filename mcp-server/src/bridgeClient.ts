@@ -87,6 +87,11 @@ export class BridgeClient {
   async request<K extends Exclude<MethodKey, 'hello'>>(key: K, params: ParamsOf<K>, options: RequestOptions = {}): Promise<ResultOf<K>> {
     const connection = await this.connect();
     const method = methods[key];
+    // Cancelled before it could be sent (the MCP SDK starts a handler even when the cancellation came
+    // first, and connecting takes a while): its 'abort' event is past, so send nothing at all.
+    if (options.signal?.aborted) {
+      throw new BridgeError(BridgeErrorCode.Cancelled, `${method.name} was cancelled before it reached the VS Code window; nothing was started there.`);
+    }
     const cancel = new CancellationTokenSource();
     const onAbort = (): void => cancel.cancel();
     options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -183,7 +188,8 @@ export class BridgeClient {
   }
 
   private async open(target: BridgeTarget): Promise<Connection> {
-    const socket = await connectSocket(target.endpoint, this.options.connectTimeoutMs ?? 3000);
+    const timeoutMs = this.options.connectTimeoutMs ?? 3000;
+    const socket = await connectSocket(target.endpoint, timeoutMs);
     const rpc = createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
     rpc.onNotification(notifications.progress.name, (raw: unknown) => {
       const parsed = notifications.progress.params.safeParse(raw);
@@ -192,6 +198,8 @@ export class BridgeClient {
     rpc.onError(([error]) => this.options.logger.debug('bridge connection error', error));
     socket.on('error', (error) => this.options.logger.debug('bridge socket error', error));
     rpc.listen();
+    // A socket that accepts but never answers (a hung window) must not hold every call forever.
+    const silent = setTimeout(() => socket.destroy(), timeoutMs);
     try {
       const raw = await rpc.sendRequest(methods.hello.name, {
         token: target.token,
@@ -205,6 +213,8 @@ export class BridgeClient {
       rpc.dispose();
       socket.destroy();
       throw toBridgeError(error);
+    } finally {
+      clearTimeout(silent);
     }
   }
 }

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ListProcessesResult } from '../../common/src/protocol';
-import { alive, flatten, ledgerEvents, openShepherdWindow, resultText, waitFor, type ShepherdWindow } from '../support/shepherdE2e';
+import { toolText } from '../support/mcpClient';
+import { alive, flatten, ledgerEvents, openShepherdWindow, waitFor, type ShepherdWindow } from '../support/shepherdE2e';
 import { connectMcpServer } from '../support/mcpClient';
 import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
 
@@ -64,7 +65,7 @@ describe('process ledger in a real VS Code', function () {
 
     // The reminder on every response names them.
     const listed = await win.call('terminal_list', {});
-    assert.match(resultText(listed), new RegExp(`- node, pid ${serverPid}, listening on ${port}, terminal "web"`));
+    assert.match(toolText(listed), new RegExp(`- node, pid ${serverPid}, listening on ${port}, terminal "web"`));
 
     await waitFor('the ledger files to show both', 5000, () => {
       const events = ledgerEvents(win.workspace);
@@ -79,7 +80,7 @@ describe('process ledger in a real VS Code', function () {
     for (const pid of [1, process.pid, jobsShell, 999_999]) {
       const refused = await win.call('kill_process', { pid });
       assert.equal(refused.isError, true, `pid ${pid} must be refused`);
-      assert.match(resultText(refused), /^ProcessNotOwned: /);
+      assert.match(toolText(refused), /^ProcessNotOwned: /);
     }
     const killed = await win.run('kill_process', { pid: serverPid });
     assert.deepEqual(killed.killed, [serverPid]);

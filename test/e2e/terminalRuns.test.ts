@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
-import { openShepherdWindow, resultText, waitFor, type ShepherdWindow } from '../support/shepherdE2e';
+import { toolText } from '../support/mcpClient';
+import { openShepherdWindow, waitFor, type ShepherdWindow } from '../support/shepherdE2e';
 
 describe('terminal runs in a real VS Code (MCP client -> MCP server -> bridge -> extension -> bash)', function () {
   this.timeout(180_000);
@@ -97,7 +98,7 @@ describe('terminal runs in a real VS Code (MCP client -> MCP server -> bridge ->
     assert.equal(state.status, 'running');
     const busy = await win.call('terminal_run', { command: 'echo no', name: 'slow' });
     assert.equal(busy.isError, true);
-    assert.match(resultText(busy), /^TerminalBusy: Terminal "slow" is busy: `echo started; sleep 30` is running/);
+    assert.match(toolText(busy), /^TerminalBusy: Terminal "slow" is busy: `echo started; sleep 30` is running/);
     const stopped = await win.run('terminal_input', { name: 'slow', text: '\u0003' });
     assert.equal(stopped.status, 'completed');
     assert.equal(stopped.exitCode, 130);
@@ -146,16 +147,16 @@ describe('terminal runs in a real VS Code (MCP client -> MCP server -> bridge ->
     assert.equal(r.output, path.join(win.workspace, 'sub dir'));
     const bad = await win.call('terminal_run', { command: 'pwd', cwd: 'nope', name: 'cwd' });
     assert.equal(bad.isError, true);
-    assert.match(resultText(bad), /cwd "nope" .* does not exist/);
+    assert.match(toolText(bad), /cwd "nope" .* does not exist/);
   });
 
   it('bad input and unknown terminals get clear errors', async () => {
     const empty = await win.call('terminal_run', { command: '' });
     assert.equal(empty.isError, true);
-    assert.match(resultText(empty), /command must not be empty/);
+    assert.match(toolText(empty), /command must not be empty/);
     const unknown = await win.call('terminal_state', { name: 'nobody' });
     assert.equal(unknown.isError, true);
-    assert.match(resultText(unknown), /^TerminalNotFound: No terminal named "nobody"/);
+    assert.match(toolText(unknown), /^TerminalNotFound: No terminal named "nobody"/);
   });
 
   it('cancellation by the MCP client sends Ctrl+C to the terminal', async () => {

@@ -12,7 +12,8 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import type { ListProcessesResult } from '../../common/src/protocol';
 import { connectMcpServer, repoRoot, type McpSession } from '../support/mcpClient';
-import { alive, flatten, ledgerEvents, openShepherdWindow, resultText, waitFor, type ShepherdWindow } from '../support/shepherdE2e';
+import { toolText } from '../support/mcpClient';
+import { alive, flatten, ledgerEvents, openShepherdWindow, waitFor, type ShepherdWindow } from '../support/shepherdE2e';
 import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
 
 const SCREENSHOTS = path.join(repoRoot, 'media', 'screenshots');
@@ -85,7 +86,7 @@ describe('what a VS Code user sees: Show Processes, the Processes view, the stat
   const page = (): Page => win.vscode.page;
   async function tool<T = Record<string, unknown>>(name: string, args: Record<string, unknown>): Promise<T> {
     const result = await mcp.client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
-    assert.notEqual(result.isError, true, `${name}: ${resultText(result as never)}`);
+    assert.notEqual(result.isError, true, `${name}: ${toolText(result as never)}`);
     return result.structuredContent as T;
   }
   const processes = async (): Promise<ListProcessesResult> => tool<ListProcessesResult>('list_processes', {});

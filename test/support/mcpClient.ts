@@ -3,14 +3,24 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 export const repoRoot = path.resolve(__dirname, '..', '..');
 export const serverScript = path.join(repoRoot, 'dist', 'mcp-server.js');
+
+export const TEST_CLIENT_INFO = { name: 'terminal-shepherd-tests', version: '1.0.0' };
+
+/** A tool result's text content, as a model reads it. */
+export function toolText(result: CallToolResult): string {
+  return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+}
 
 export interface McpSession {
   readonly client: Client;
   /** What the server wrote to stderr (its log). */
   stderr(): string;
+  /** Transport and protocol errors the client saw, such as a stdout line that is not MCP. */
+  protocolErrors(): readonly Error[];
   close(): Promise<void>;
 }
 
@@ -29,11 +39,15 @@ export async function connectMcpServer(options: { workspace: string; env?: Recor
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const client = new Client({ name: 'terminal-shepherd-tests', version: '1.0.0' });
+  const errors: Error[] = [];
+  const client = new Client(TEST_CLIENT_INFO);
+  // Set before connecting, so that even a stray line written at startup is caught.
+  client.onerror = (error) => errors.push(error);
   await client.connect(transport);
   return {
     client,
     stderr: () => stderr,
+    protocolErrors: () => errors,
     close: () => client.close(),
   };
 }

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { TerminalRunResult, TrackedProcess } from '../../common/src/protocol';
-import { connectMcpServer, repoRoot, type McpSession } from './mcpClient';
+import { connectMcpServer, repoRoot, toolText, type McpSession } from './mcpClient';
 import { launchVsCode, type LaunchOptions, type VsCode } from './vscodeHarness';
 export { alive } from './vscodeHarness';
 
@@ -46,10 +46,6 @@ export interface ShepherdWindow {
   stop(failed: boolean): Promise<void>;
 }
 
-export function resultText(result: CallToolResult): string {
-  return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
-}
-
 export async function openShepherdWindow(options: { workspace?: string; settings?: Record<string, unknown>; label?: string; launch?: Partial<LaunchOptions> } = {}): Promise<ShepherdWindow> {
   const workspace = options.workspace ?? makeWorkspace();
   const vscode = await launchVsCode({
@@ -74,7 +70,7 @@ export async function openShepherdWindow(options: { workspace?: string; settings
       call,
       async run(name, args) {
         const result = await call(name, args);
-        assert.notEqual(result.isError, true, `${name} failed: ${resultText(result)}`);
+        assert.notEqual(result.isError, true, `${name} failed: ${toolText(result)}`);
         return result.structuredContent as TerminalRunResult & Record<string, unknown>;
       },
       async stop(failed) {

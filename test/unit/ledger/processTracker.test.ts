@@ -6,27 +6,14 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { TrackedProcess } from '../../../common/src/protocol';
-import { BridgeErrorCode, ShepherdError } from '../../../extension/src/core/errors';
 import { createProcessMonitor } from '../../../extension/src/core/processes';
 import { ProcessJanitor, TempDirs, waitFor } from './helpers';
-import { makeTracker, pidAlive, runInShell, spawnShell, type TrackerFixture } from './trackerSupport';
+import { flatten, makeTracker, pidAlive, rejectsNotOwned, runInShell, spawnShell, type TrackerFixture } from './trackerSupport';
+import { describeWhere } from '../../support/skips';
 
 const onLinux = process.platform === 'linux';
 
-function flatten(nodes: readonly TrackedProcess[]): TrackedProcess[] {
-  return nodes.flatMap((n) => [n, ...flatten(n.children ?? [])]);
-}
-
-function rejectsNotOwned(promise: Promise<unknown>, pattern: RegExp): Promise<void> {
-  return assert.rejects(promise, (error: unknown) => {
-    assert.ok(error instanceof ShepherdError, `a ShepherdError, got ${String(error)}`);
-    assert.equal(error.code, BridgeErrorCode.ProcessNotOwned);
-    assert.match(error.message, pattern);
-    return true;
-  });
-}
-
-(onLinux ? describe : describe.skip)('ProcessTracker (real /proc)', function () {
+describeWhere(onLinux, 'needs Linux /proc')('ProcessTracker (real /proc)', function () {
   this.timeout(30_000);
   const monitor = createProcessMonitor('linux');
   const janitor = new ProcessJanitor();

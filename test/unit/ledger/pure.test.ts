@@ -1,6 +1,6 @@
 /** The ledger's pure parts: snapshot diffing, the startup plan, tree nesting, refusals, event shapes. */
 import assert from 'node:assert/strict';
-import { BridgeErrorCode, ShepherdError } from '../../../extension/src/core/errors';
+import { BridgeErrorCode, type ShepherdError } from '../../../extension/src/core/errors';
 import { identityKey, parseLedgerEvent, type ActiveEntry } from '../../../extension/src/core/ledger/formats';
 import { notOwnedError } from '../../../extension/src/core/ledger/killRefusal';
 import { buildForest } from '../../../extension/src/core/ledger/processForest';

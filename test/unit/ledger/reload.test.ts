@@ -12,10 +12,11 @@ import { createProcessMonitor } from '../../../extension/src/core/processes';
 import type { ProcessInfo } from '../../../extension/src/core/processes/types';
 import { ProcessJanitor, TempDirs, waitFor } from './helpers';
 import { makeTracker, pidAlive, runInShell, type TrackerFixture } from './trackerSupport';
+import { describeWhere } from '../../support/skips';
 
 const onLinux = process.platform === 'linux';
 
-(onLinux ? describe : describe.skip)('ProcessTracker across a reload (real /proc)', function () {
+describeWhere(onLinux, 'needs Linux /proc')('ProcessTracker across a reload (real /proc)', function () {
   this.timeout(30_000);
   const monitor = createProcessMonitor('linux');
   const janitor = new ProcessJanitor();

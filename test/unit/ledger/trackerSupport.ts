@@ -1,10 +1,13 @@
 /**
- * Real-process fixtures for the tracker tests: a stand-in "terminal shell" (a bash reading
- * commands from a pipe, so commands can be typed into it like into a terminal) and a tracker on
- * a temp data dir with fast cadences.
+ * Fixtures for the tracker tests: a stand-in "terminal shell" for real processes (a bash reading
+ * commands from a pipe, so commands can be typed into it like into a terminal), a tracker on a
+ * temp data dir with fast cadences (over any monitor, real or fake), and readers of its answers.
  */
+import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import type { TrackedProcess } from '../../../common/src/protocol';
+import { BridgeErrorCode, ShepherdError } from '../../../extension/src/core/errors';
 import { LedgerStore } from '../../../extension/src/core/ledger/ledgerStore';
 import { ProcessTracker, type ProcessTrackerDeps } from '../../../extension/src/core/ledger/processTracker';
 import { defaultLedgerSettings, type LedgerSettings } from '../../../extension/src/core/ledger/api';
@@ -68,4 +71,19 @@ export function pidAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** list()'s trees as one list, parents before their children. */
+export function flatten(nodes: readonly TrackedProcess[]): TrackedProcess[] {
+  return nodes.flatMap((n) => [n, ...flatten(n.children ?? [])]);
+}
+
+/** `promise` rejects with the kill refusal (ShepherdError ProcessNotOwned) and a message matching `pattern`. */
+export function rejectsNotOwned(promise: Promise<unknown>, pattern: RegExp): Promise<void> {
+  return assert.rejects(promise, (error: unknown) => {
+    assert.ok(error instanceof ShepherdError, `a ShepherdError, got ${String(error)}`);
+    assert.equal(error.code, BridgeErrorCode.ProcessNotOwned);
+    assert.match(error.message, pattern);
+    return true;
+  });
 }

@@ -11,10 +11,11 @@ import { LinuxProcessMonitor } from '../../../extension/src/core/processes/linux
 import { toIdentity } from '../../../extension/src/core/processes/types';
 import { WindowsProcessMonitor } from '../../../extension/src/core/processes/windowsProcessMonitor';
 import { ProcessJanitor, hasCommand, waitFor } from './helpers';
+import { describeWhere } from '../../support/skips';
 
 const canRun = process.platform === 'linux' && hasCommand('ps');
 
-(canRun ? describe : describe.skip)('DarwinProcessMonitor plumbing (procps ps standing in for BSD ps)', function () {
+describeWhere(canRun, 'needs Linux with procps ps to stand in for BSD ps')('DarwinProcessMonitor plumbing (procps ps standing in for BSD ps)', function () {
   this.timeout(20_000);
   const monitor = new DarwinProcessMonitor();
   const janitor = new ProcessJanitor();

@@ -8,10 +8,11 @@ import { LinuxProcessMonitor } from '../../../extension/src/core/processes/linux
 import { buildTree } from '../../../extension/src/core/processes/processTree';
 import { toIdentity, type ProcessIdentity, type ProcessInfo } from '../../../extension/src/core/processes/types';
 import { ProcessJanitor, waitFor } from './helpers';
+import { describeWhere } from '../../support/skips';
 
 const onLinux = process.platform === 'linux';
 
-(onLinux ? describe : describe.skip)('LinuxProcessMonitor (real /proc)', function () {
+describeWhere(onLinux, 'needs Linux /proc')('LinuxProcessMonitor (real /proc)', function () {
   this.timeout(20_000);
   const monitor = new LinuxProcessMonitor();
   const janitor = new ProcessJanitor();

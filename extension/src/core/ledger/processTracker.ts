@@ -192,6 +192,9 @@ export class ProcessTracker implements ProcessLedger {
   // ---- queries and commands -------------------------------------------------------------------
 
   refresh(): Promise<void> {
+    if (this.disposing) {
+      return Promise.resolve(); // the window is closing: nothing is polled or logged any more
+    }
     return this.exclusive(async () => {
       await this.poll([...this.watches.values()], { checkAll: true, ports: true });
       this.lastFullCheckAt = this.lastPortsAt = this.now();

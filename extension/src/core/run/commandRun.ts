@@ -312,7 +312,7 @@ export class CommandRun {
       return;
     }
     this.probing = true;
-    this.env
+    void this.env
       .probeShell(this.shellPid)
       .then(
         (activity) => activity,
@@ -338,6 +338,10 @@ export class CommandRun {
           void this.checkInputPrompt(this.confirmedReading(activity.readingTerminal, at));
         }
         this.reschedule();
+      })
+      .catch((error: unknown) => {
+        this.probing = false;
+        this.env.logger.error(`run ${this.id}: handling a shell probe failed`, error);
       });
   }
 

@@ -120,6 +120,10 @@ export function busyError(terminal: string, what: string): ShepherdError {
   );
 }
 
+export function cancelledBeforeStartError(): ShepherdError {
+  return new ShepherdError(BridgeErrorCode.Cancelled, 'The call was cancelled before the command was sent; nothing was started.');
+}
+
 export function terminalNotFoundError(terminal: string, known: readonly string[]): ShepherdError {
   const hint = known.length > 0 ? `Managed terminals: ${known.map((n) => `"${n}"`).join(', ')}.` : 'No managed terminal exists yet.';
   return new ShepherdError(BridgeErrorCode.TerminalNotFound, `No terminal named "${terminal}". ${hint} terminal_run creates a terminal for a new name.`);

@@ -9,6 +9,7 @@ import type { InputParams, RunParams, StateParams, TerminalInfo, TerminalRunResu
 import type { Disposable } from '../events';
 import type { CommandRun, RunProgress } from '../run/commandRun';
 import {
+  cancelledBeforeStartError,
   cancelledMessage,
   changeDirectoryError,
   cwdNotADirectoryError,
@@ -58,6 +59,9 @@ export class TerminalService implements Disposable {
 
   /** terminal_run: send a command and wait per waitMode. */
   async run(params: RunParams, options: CallOptions = {}): Promise<TerminalRunResult> {
+    if (options.signal?.aborted) {
+      throw cancelledBeforeStartError();
+    }
     const name = params.name ?? 'default';
     const timeoutMs = params.timeoutMs ?? this.deps.settings().defaultTimeoutMs;
     const cwd = params.cwd === undefined ? undefined : await this.resolveCwd(params.cwd);
@@ -68,12 +72,18 @@ export class TerminalService implements Disposable {
       if (cwd !== undefined && !reservation.created && !samePath(session.terminal.cwd, cwd)) {
         await this.changeDirectory(session, cwd);
       }
+      // A caller that gave up while the terminal was prepared gets nothing typed on its behalf.
+      if (options.signal?.aborted) {
+        throw cancelledBeforeStartError();
+      }
       run = this.sessions.startRun(session, params.command);
     } finally {
       reservation.release();
     }
     if (params.waitMode === 'background') {
       const outcome = await run.wait({ timeoutMs: BACKGROUND_GLANCE_MS, signal: options.signal });
+      // `cancelled` promises Ctrl+C was sent, in this mode as in the others.
+      if (outcome === 'cancelled') return this.cancel(session, run);
       return runResult(run, outcome === 'timeout' ? 'running' : outcome);
     }
     return this.waitAndReport(session, run, timeoutMs, options);
@@ -124,14 +134,15 @@ export class TerminalService implements Disposable {
       };
       if (session.shellPid !== undefined) info.pid = session.shellPid;
       if (session.terminal.cwd !== undefined) info.cwd = session.terminal.cwd;
-      if (run) {
+      const typed = [...session.foreignExecutions][0];
+      if (typed && !run?.active) {
+        // What the user typed is what runs there now, not our last (ended) run.
+        info.command = typed.commandLine;
+      } else if (run) {
         info.command = run.command;
         info.status = statusOf(run);
         const exitCode = exitCodeOf(run);
         if (exitCode !== undefined) info.exitCode = exitCode;
-      } else {
-        const typed = [...session.foreignExecutions][0];
-        if (typed) info.command = typed.commandLine;
       }
       return info;
     });
@@ -191,6 +202,10 @@ export class TerminalService implements Disposable {
     const outcome = await cd.wait({ timeoutMs: CD_TIMEOUT_MS, stopAtInput: true });
     const result = await runResult(cd, outcome === 'timeout' ? 'timeout' : outcome);
     if (outcome !== 'completed' || (result.exitCode !== undefined && result.exitCode !== 0)) {
+      // A cd still going (a hung mount, a prompt) must not leave the terminal busy with it.
+      if (cd.active) {
+        session.terminal.sendText('\u0003', false);
+      }
       throw changeDirectoryError(session.name, cwd, outcome, result);
     }
   }

@@ -223,10 +223,11 @@ export class TerminalSessions implements Disposable {
       terminal.dispose();
       throw shellIntegrationUnavailableError(name, settings.shellIntegrationTimeoutMs);
     }
+    const shellPid = await terminal.processId();
+    // Checked after the last await: a close event before registration would find no session.
     if (terminal.closed) {
       throw closedAtStartError(name);
     }
-    const shellPid = await terminal.processId();
     const session = new TerminalSession(name, terminal, shellPid);
     this.closedSessions.get(name)?.dispose();
     this.closedSessions.delete(name);

@@ -1,0 +1,735 @@
+/**
+ * TerminalService against a fake TerminalHost: the tool front and the terminal registry with
+ * real runs and real output capture, but terminals, executions and the OS probe scripted by each
+ * test. Short grace and timeouts come in through the settings, so the suite takes seconds.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { TerminalRunResult } from '../../../common/src/protocol';
+import { BridgeErrorCode, ShepherdError } from '../../../extension/src/core/errors';
+import { OutputCapture } from '../../../extension/src/core/output/outputCapture';
+import type { ShellActivity } from '../../../extension/src/core/processes/types';
+import { defaultSettings, type ShepherdSettings } from '../../../extension/src/core/settings';
+import { TerminalService, type TerminalServiceEvent } from '../../../extension/src/core/terminals/terminalService';
+import { collectingLogger, TempDirs, waitFor } from '../ledger/helpers';
+import { FakeTerminalHost, idleShell, marks, ScriptedProbe, type FakeTerminal } from './fakeTerminalHost';
+
+const testSettings: ShepherdSettings = {
+  ...defaultSettings,
+  gracePeriodMs: 300,
+  defaultTimeoutMs: 5000,
+  shellIntegrationTimeoutMs: 1000,
+};
+
+const jobInForeground = (foregroundCommand?: string): ShellActivity => ({
+  foreground: 'job',
+  readingTerminal: false,
+  ...(foregroundCommand ? { foregroundCommand } : {}),
+});
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+const busyTail =
+  'Use another name (for example "default-2"), wait for it with terminal_state {name: "default", wait: true}, ' +
+  'or stop it with terminal_input {name: "default", text: "\\u0003"}.';
+
+async function rejectsWith(promise: Promise<unknown>, code: BridgeErrorCode, message: string | RegExp): Promise<void> {
+  await assert.rejects(promise, (error: unknown) => {
+    assert.ok(error instanceof ShepherdError, `expected a ShepherdError, got ${String(error)}`);
+    assert.equal(error.code, code, error.message);
+    if (typeof message === 'string') assert.equal(error.message, message);
+    else assert.match(error.message, message);
+    return true;
+  });
+}
+
+/** The result without its duration, which no test can know exactly. */
+function withoutDuration(result: TerminalRunResult): Omit<TerminalRunResult, 'durationMs'> {
+  const { durationMs, ...rest } = result;
+  assert.equal(typeof durationMs, 'number');
+  return rest;
+}
+
+/** Commands listed in `table` complete at once with (output, exit code); any other starts and keeps running. */
+function script(host: FakeTerminalHost, table: Record<string, readonly [string, number]> = {}): void {
+  host.onExecute = (execution) => {
+    const done = table[execution.commandLine];
+    if (done) execution.complete(done[0], done[1]);
+    else execution.start();
+  };
+}
+
+/** The terminal of `name` once its `count`-th execution exists (the call that sends it is still on its way). */
+function executionsIn(host: FakeTerminalHost, name: string, count: number): Promise<FakeTerminal> {
+  return waitFor(`execution ${count} in "${name}"`, () => {
+    const terminal = host.terminals.find((t) => t.options.name === `Shepherd: ${name}` && !t.closed);
+    return terminal !== undefined && terminal.executions.length >= count && terminal;
+  });
+}
+
+describe('TerminalService against a fake TerminalHost', () => {
+  const dirs = new TempDirs();
+  let host: FakeTerminalHost;
+  let probe: ScriptedProbe;
+  let service: TerminalService;
+  let workspace: string;
+
+  function setup(options: { settings?: Partial<ShepherdSettings>; noWorkspace?: boolean } = {}): void {
+    workspace = dirs.make('terminal-service-');
+    mkdirSync(path.join(workspace, 'sub'));
+    host = new FakeTerminalHost();
+    probe = new ScriptedProbe();
+    const settings = { ...testSettings, ...options.settings };
+    service = new TerminalService({
+      host,
+      settings: () => settings,
+      createOutput: () => new OutputCapture({ limitChars: settings.outputLimitChars }),
+      probeShell: probe.probeShell,
+      workspaceFolder: () => (options.noWorkspace ? undefined : workspace),
+      logger: collectingLogger(),
+    });
+  }
+
+  beforeEach(() => setup());
+
+  afterEach(() => {
+    service.dispose();
+    host.dispose();
+    dirs.cleanup();
+  });
+
+  describe('terminal_run', () => {
+    it('reports a completed run: output without prompt and echo, exit code, duration and shell pid', async () => {
+      host.onExecute = (execution) => {
+        // The shell prints its prompt and echoes the command line before running it.
+        execution.push(`${marks.prompt}echo hello; echo world\r\n`);
+        execution.start();
+        execution.push('hello\r\nworld\r\n');
+        setTimeout(() => execution.end(0), 60);
+      };
+      const calledAt = performance.now();
+      const result = await service.run({ command: 'echo hello; echo world' });
+      const elapsed = performance.now() - calledAt;
+      assert.deepEqual(withoutDuration(result), {
+        status: 'completed',
+        output: 'hello\nworld',
+        exitCode: 0,
+        name: 'default',
+        command: 'echo hello; echo world',
+        pid: 1001,
+      });
+      assert.ok(result.durationMs >= 50 && result.durationMs <= Math.ceil(elapsed), `durationMs ${result.durationMs}, call took ${elapsed}`);
+    });
+
+    it('completes once the OS probe says the shell is idle, without waiting out the grace period', async () => {
+      setup({ settings: { gracePeriodMs: 60_000 } });
+      script(host, { true: ['', 0] });
+      // With a 60 s grace, only the probe can complete this run within the call's 5 s.
+      const result = await service.run({ command: 'true', timeoutMs: 5000 });
+      assert.equal(result.status, 'completed');
+      assert.equal(result.exitCode, 0);
+      assert.deepEqual(new Set(probe.probed), new Set([1001]));
+    });
+
+    it('waits out the grace period while the OS says a job still holds the terminal after the end', async () => {
+      probe.activity = jobInForeground();
+      script(host, { make: ['built\r\n', 2] });
+      const result = await service.run({ command: 'make' });
+      assert.equal(result.status, 'completed');
+      assert.equal(result.exitCode, 2);
+      assert.equal(result.output, 'built');
+      assert.ok(result.durationMs >= testSettings.gracePeriodMs - 1, `completed at the grace ceiling, not before (${result.durationMs} ms)`);
+    });
+
+    it('says so when the shell reported no exit code', async () => {
+      host.onExecute = (execution) => {
+        execution.start();
+        execution.push('interrupted\r\n');
+        // An end without a code, as after an interruption or with an old integration script.
+        execution.end(undefined);
+      };
+      const result = await service.run({ command: 'cat' });
+      assert.equal(result.status, 'completed');
+      assert.equal(result.exitCode, undefined);
+      assert.equal(
+        result.message,
+        'The shell did not report an exit code (the command was interrupted, or the shell integration script did not report it).',
+      );
+    });
+
+    it('reuses an idle terminal by name and creates a new one for a new name, in the workspace folder', async () => {
+      setup({ settings: { shellPath: '/bin/zsh' } });
+      script(host, { one: ['1\r\n', 0], two: ['2\r\n', 0], three: ['3\r\n', 0] });
+      assert.equal((await service.run({ command: 'one' })).output, '1');
+      const second = await service.run({ command: 'two' });
+      assert.equal(second.output, '2');
+      assert.equal(second.pid, 1001);
+      assert.equal(host.terminals.length, 1, 'the second run reused the terminal');
+      assert.deepEqual(
+        host.last.executions.map((e) => e.commandLine),
+        ['one', 'two'],
+      );
+
+      const third = await service.run({ command: 'three', name: 'build' });
+      assert.equal(third.name, 'build');
+      assert.equal(third.pid, 1002);
+      assert.deepEqual(
+        host.terminals.map((t) => t.options),
+        [
+          { name: 'Shepherd: default', reveal: true, cwd: workspace, shellPath: '/bin/zsh' },
+          { name: 'Shepherd: build', reveal: true, cwd: workspace, shellPath: '/bin/zsh' },
+        ],
+      );
+      assert.deepEqual(host.integrationWaits, [1000, 1000]);
+    });
+
+    it('creates a terminal without a cwd when no folder is open, and keeps it hidden when revealOnCreate is off', async () => {
+      setup({ noWorkspace: true, settings: { revealOnCreate: false } });
+      script(host, { ls: ['', 0] });
+      await service.run({ command: 'ls' });
+      assert.deepEqual(host.last.options, { name: 'Shepherd: default', reveal: false });
+    });
+  });
+
+  describe('busy terminals', () => {
+    it('refuses a second run while the first is active, naming the running command', async () => {
+      script(host);
+      const first = service.run({ command: 'sleep 5' });
+      const terminal = await executionsIn(host, 'default', 1);
+      await rejectsWith(
+        service.run({ command: 'ls' }),
+        BridgeErrorCode.TerminalBusy,
+        /^Terminal "default" is busy: `sleep 5` is running \(started [\d.]+ m?s ago\)\. Use another name/,
+      );
+      terminal.current.end(0);
+      assert.equal((await first).status, 'completed');
+      assert.deepEqual(
+        terminal.executions.map((e) => e.commandLine),
+        ['sleep 5'],
+        'nothing was typed into the busy terminal',
+      );
+    });
+
+    it('refuses a run while another call is still creating the terminal', async () => {
+      let integrationReady!: (ready: boolean) => void;
+      host.shellIntegration = new Promise<boolean>((resolve) => (integrationReady = resolve));
+      script(host, { first: ['', 0] });
+      const first = service.run({ command: 'first' });
+      await waitFor('the terminal to be created', () => host.terminals.length === 1);
+      await rejectsWith(
+        service.run({ command: 'second' }),
+        BridgeErrorCode.TerminalBusy,
+        `Terminal "default" is busy: another call is starting a command there right now. ${busyTail}`,
+      );
+      integrationReady(true);
+      assert.equal((await first).status, 'completed');
+      assert.equal(host.terminals.length, 1);
+      assert.deepEqual(
+        host.last.executions.map((e) => e.commandLine),
+        ['first'],
+      );
+    });
+
+    it('refuses a run while another call holds the terminal to change its directory', async () => {
+      script(host, { first: ['', 0] });
+      await service.run({ command: 'first' });
+      const sub = path.join(workspace, 'sub');
+      host.onExecute = (execution) => {
+        if (execution.commandLine.startsWith('cd ')) execution.start();
+        else execution.complete('', 0);
+      };
+      const second = service.run({ command: 'ls', cwd: 'sub' });
+      const terminal = await executionsIn(host, 'default', 2);
+      await rejectsWith(
+        service.run({ command: 'pwd' }),
+        BridgeErrorCode.TerminalBusy,
+        `Terminal "default" is busy: another call is starting a command there right now. ${busyTail}`,
+      );
+      terminal.cwd = sub;
+      terminal.current.end(0);
+      assert.equal((await second).status, 'completed');
+      assert.deepEqual(
+        terminal.executions.map((e) => e.commandLine),
+        ['first', `cd -- '${sub}'`, 'ls'],
+      );
+    });
+
+    it('treats a command the user typed as busy until its end', async () => {
+      script(host, { first: ['', 0], second: ['ok\r\n', 0] });
+      await service.run({ command: 'first' });
+      const typed = host.last.typed('npm run dev');
+      typed.start();
+      await rejectsWith(
+        service.run({ command: 'second' }),
+        BridgeErrorCode.TerminalBusy,
+        `Terminal "default" is busy: \`npm run dev\` is running (typed in the terminal, not started by Terminal Shepherd). ${busyTail}`,
+      );
+      assert.equal(service.list()[0]?.busy, true);
+      typed.end(0);
+      const result = await service.run({ command: 'second' });
+      assert.equal(result.status, 'completed');
+      assert.equal(result.output, 'ok');
+    });
+
+    it("refuses a terminal whose foreground the OS sees held by a job, with the job's command", async () => {
+      script(host, { first: ['', 0], second: ['', 0] });
+      await service.run({ command: 'first' });
+      probe.activity = jobInForeground('vim notes.txt');
+      await rejectsWith(
+        service.run({ command: 'second' }),
+        BridgeErrorCode.TerminalBusy,
+        `Terminal "default" is busy: \`vim notes.txt\` holds the terminal's foreground. ${busyTail}`,
+      );
+      probe.activity = jobInForeground();
+      await rejectsWith(
+        service.run({ command: 'second' }),
+        BridgeErrorCode.TerminalBusy,
+        `Terminal "default" is busy: a program holds the terminal's foreground. ${busyTail}`,
+      );
+      assert.equal(host.last.executions.length, 1);
+      probe.activity = idleShell;
+      assert.equal((await service.run({ command: 'second' })).status, 'completed');
+    });
+  });
+
+  describe('cwd', () => {
+    it('starts a new terminal in a cwd relative to the workspace folder, with no cd', async () => {
+      script(host, { ls: ['a.txt\r\n', 0] });
+      const result = await service.run({ command: 'ls', cwd: 'sub' });
+      assert.equal(result.output, 'a.txt');
+      assert.equal(host.last.options.cwd, path.join(workspace, 'sub'));
+      assert.deepEqual(
+        host.last.executions.map((e) => e.commandLine),
+        ['ls'],
+      );
+    });
+
+    it('refuses a missing directory or a file, before any terminal is created', async () => {
+      writeFileSync(path.join(workspace, 'notes.txt'), 'x');
+      await rejectsWith(
+        service.run({ command: 'ls', cwd: 'missing' }),
+        BridgeErrorCode.InvalidInput,
+        `cwd "missing" (${path.join(workspace, 'missing')}) does not exist. Give an existing directory, absolute or relative to the workspace folder.`,
+      );
+      await rejectsWith(
+        service.run({ command: 'ls', cwd: path.join(workspace, 'notes.txt') }),
+        BridgeErrorCode.InvalidInput,
+        `cwd "${path.join(workspace, 'notes.txt')}" (${path.join(workspace, 'notes.txt')}) is not a directory. Give an existing directory, absolute or relative to the workspace folder.`,
+      );
+      assert.equal(host.terminals.length, 0);
+    });
+
+    it('refuses a relative cwd when no folder is open', async () => {
+      setup({ noWorkspace: true });
+      await rejectsWith(
+        service.run({ command: 'ls', cwd: 'sub' }),
+        BridgeErrorCode.InvalidInput,
+        'cwd "sub" is relative but no workspace folder is open; give an absolute path.',
+      );
+    });
+
+    it('moves an existing bash terminal with its own cd execution, and reports only the command', async () => {
+      const dir = path.join(workspace, "it's here");
+      mkdirSync(dir);
+      host.onExecute = (execution, terminal) => {
+        if (execution.commandLine.startsWith('cd ')) {
+          terminal.cwd = dir;
+          execution.complete('', 0);
+        } else {
+          execution.complete(`${execution.commandLine} output\r\n`, 0);
+        }
+      };
+      await service.run({ command: 'first' });
+      const result = await service.run({ command: 'ls', cwd: dir });
+      assert.deepEqual(withoutDuration(result), { status: 'completed', output: 'ls output', exitCode: 0, name: 'default', command: 'ls', pid: 1001 });
+      // Already there: no second cd.
+      await service.run({ command: 'pwd', cwd: "it's here" });
+      assert.deepEqual(
+        host.last.executions.map((e) => e.commandLine),
+        ['first', `cd -- '${workspace}/it'\\''s here'`, 'ls', 'pwd'],
+      );
+    });
+
+    it('moves an existing PowerShell terminal with Set-Location', async () => {
+      const sub = path.join(workspace, 'sub');
+      host.onExecute = (execution) => execution.complete('', 0);
+      await service.run({ command: 'first' });
+      host.last.shellType = 'pwsh';
+      await service.run({ command: 'Get-ChildItem', cwd: 'sub' });
+      assert.deepEqual(
+        host.last.executions.map((e) => e.commandLine),
+        ['first', `Set-Location -LiteralPath '${sub}'`, 'Get-ChildItem'],
+      );
+    });
+
+    it('fails with InvalidInput when the cd fails, and leaves the terminal usable', async () => {
+      const sub = path.join(workspace, 'sub');
+      host.onExecute = (execution) => {
+        if (execution.commandLine.startsWith('cd ')) execution.complete(`bash: cd: ${sub}: Permission denied\r\n`, 1);
+        else execution.complete('', 0);
+      };
+      await service.run({ command: 'first' });
+      await rejectsWith(
+        service.run({ command: 'ls', cwd: 'sub' }),
+        BridgeErrorCode.InvalidInput,
+        `Could not change terminal "default" to cwd "${sub}" (completed, exit code 1): bash: cd: ${sub}: Permission denied`,
+      );
+      assert.deepEqual(
+        host.last.executions.map((e) => e.commandLine),
+        ['first', `cd -- '${sub}'`],
+        'the command was not sent after the failed cd',
+      );
+      assert.equal((await service.run({ command: 'pwd' })).status, 'completed');
+    });
+  });
+
+  describe('cancel and timeout', () => {
+    it('sends Ctrl+C when the client cancels, and reports the exit code once the command stopped', async () => {
+      host.onExecute = (execution) => {
+        execution.start();
+        execution.push('working\r\n');
+      };
+      const abort = new AbortController();
+      const call = service.run({ command: 'npm test' }, { signal: abort.signal });
+      const terminal = await executionsIn(host, 'default', 1);
+      terminal.onSendText = (text) => {
+        if (text === '\u0003') {
+          terminal.current.push('^C\r\n');
+          terminal.current.end(130);
+        }
+      };
+      abort.abort();
+      const result = await call;
+      assert.deepEqual(withoutDuration(result), {
+        status: 'cancelled',
+        output: 'working\n^C',
+        exitCode: 130,
+        name: 'default',
+        command: 'npm test',
+        pid: 1001,
+        message: 'Cancelled by the client: Ctrl+C was sent to terminal "default".',
+      });
+      assert.deepEqual(terminal.sentText, [{ text: '\u0003', addNewLine: false }]);
+      assert.equal(service.list()[0]?.busy, false);
+    });
+
+    it('sends Ctrl+C when the client cancels a background run during its first glance', async () => {
+      script(host);
+      const abort = new AbortController();
+      const call = service.run({ command: 'npm run dev', waitMode: 'background' }, { signal: abort.signal });
+      const terminal = await executionsIn(host, 'default', 1);
+      terminal.onSendText = (text) => {
+        if (text === '\u0003') terminal.current.end(130);
+      };
+      abort.abort();
+      const result = await call;
+      assert.equal(result.status, 'cancelled');
+      assert.equal(result.exitCode, 130);
+      assert.equal(result.message, 'Cancelled by the client: Ctrl+C was sent to terminal "default".');
+      assert.deepEqual(terminal.sentText, [{ text: '\u0003', addNewLine: false }]);
+    });
+
+    it('returns timeout with the next step; the command keeps running and terminal_state wait:true reports its end', async () => {
+      host.onExecute = (execution) => {
+        execution.start();
+        execution.push('compiling\r\n');
+      };
+      const result = await service.run({ command: 'make', timeoutMs: 200 });
+      assert.deepEqual(withoutDuration(result), {
+        status: 'timeout',
+        output: 'compiling',
+        name: 'default',
+        command: 'make',
+        pid: 1001,
+        message:
+          'Still running after 200 ms; the command keeps running in terminal "default". ' +
+          'Wait more with terminal_state {name: "default", wait: true}, or stop it with terminal_input {name: "default", text: "\\u0003"}.',
+      });
+      assert.deepEqual(
+        service.list().map((t) => [t.busy, t.status]),
+        [[true, 'running']],
+      );
+      const waiting = service.state({ name: 'default', wait: true });
+      host.last.current.push('done\r\n');
+      host.last.current.end(0);
+      assert.deepEqual(withoutDuration(await waiting), {
+        status: 'completed',
+        output: 'compiling\ndone',
+        exitCode: 0,
+        name: 'default',
+        command: 'make',
+        pid: 1001,
+      });
+    });
+  });
+
+  describe('background waitMode', () => {
+    it('returns running after a glance; terminal_state follows the run to its end', async () => {
+      host.onExecute = (execution) => {
+        execution.start();
+        execution.push('listening on 5173\r\n');
+      };
+      const running = {
+        status: 'running',
+        output: 'listening on 5173',
+        name: 'default',
+        command: 'npm run dev',
+        pid: 1001,
+        message:
+          'It keeps running. Check on it with terminal_state {name: "default"} (wait: true blocks until it ends), ' +
+          'stop it with terminal_input {name: "default", text: "\\u0003"}.',
+      };
+      assert.deepEqual(withoutDuration(await service.run({ command: 'npm run dev', waitMode: 'background' })), running);
+      assert.deepEqual(withoutDuration(await service.state({ name: 'default' })), running);
+      host.last.current.end(0);
+      const ended = await service.state({ name: 'default', wait: true });
+      assert.equal(ended.status, 'completed');
+      assert.equal(ended.exitCode, 0);
+    });
+
+    it('returns completed when the command ends within the glance', async () => {
+      script(host, { 'npm run build': ['built\r\n', 0] });
+      const result = await service.run({ command: 'npm run build', waitMode: 'background' });
+      assert.equal(result.status, 'completed');
+      assert.equal(result.output, 'built');
+      assert.equal(result.exitCode, 0);
+    });
+  });
+
+  describe('cascading executions', () => {
+    it('keeps an execution that starts before the grace ends in the run, and completes after the last end with its exit code', async () => {
+      // The OS cannot confirm idleness yet, so the grace period (300 ms) runs after the first end.
+      probe.activity = jobInForeground();
+      host.onExecute = (first, terminal) => {
+        first.complete('one\r\n', 0);
+        // The shell reads the second line of the input right after the first command ended.
+        setImmediate(() => {
+          const second = terminal.typed('echo two; exit 3');
+          second.start();
+          second.push('two\r\n');
+        });
+      };
+      const call = service.run({ command: 'echo one\necho two; exit 3' });
+      const terminal = await executionsIn(host, 'default', 2);
+      await sleep(testSettings.gracePeriodMs + 200);
+      assert.deepEqual(
+        service.list().map((t) => [t.busy, t.status]),
+        [[true, 'running']],
+        'still running past the grace: the second execution has not ended',
+      );
+      probe.activity = idleShell;
+      terminal.current.end(3);
+      assert.deepEqual(withoutDuration(await call), {
+        status: 'completed',
+        output: 'one\ntwo',
+        exitCode: 3,
+        name: 'default',
+        command: 'echo one\necho two; exit 3',
+        pid: 1001,
+      });
+    });
+  });
+
+  describe('closed terminals', () => {
+    it('reports terminal_closed with the exit code when the shell exits mid-run', async () => {
+      script(host);
+      const call = service.run({ command: 'node server.js' });
+      const terminal = await executionsIn(host, 'default', 1);
+      terminal.close(137);
+      assert.deepEqual(withoutDuration(await call), {
+        status: 'terminal_closed',
+        output: '',
+        exitCode: 137,
+        name: 'default',
+        command: 'node server.js',
+        pid: 1001,
+        message: 'Terminal "default" was closed (by the user or because its shell exited) before the command finished.',
+      });
+    });
+
+    it('answers a call waiting on a terminal the user closes, keeps its last run, and starts a new terminal for the name', async () => {
+      script(host, { 'npm start': ['started\r\n', 0] });
+      await service.run({ command: 'npm run dev', waitMode: 'background' });
+      // A timeout the test cannot reach: a hang would show as 'timeout' instead of terminal_closed.
+      const waiting = service.state({ name: 'default', wait: true, timeoutMs: 8000 });
+      host.last.close(undefined);
+      const closed = await waiting;
+      assert.equal(closed.status, 'terminal_closed');
+      assert.equal(closed.exitCode, undefined);
+      assert.equal(closed.command, 'npm run dev');
+
+      assert.deepEqual(withoutDuration(await service.state({ name: 'default' })), withoutDuration(closed));
+      assert.deepEqual(service.list(), []);
+      await rejectsWith(
+        service.input({ name: 'default', text: 'y' }),
+        BridgeErrorCode.TerminalClosed,
+        'Terminal "default" was closed. Start a new one with terminal_run {name: "default", command}.',
+      );
+      assert.deepEqual(host.last.sentText, []);
+
+      const fresh = await service.run({ command: 'npm start' });
+      assert.equal(fresh.status, 'completed');
+      assert.equal(fresh.pid, 1002);
+      assert.equal(host.terminals.length, 2);
+      assert.equal((await service.state({ name: 'default' })).command, 'npm start');
+    });
+  });
+
+  describe('terminal_input', () => {
+    it('answers a waiting_for_input prompt with the text and Enter; the run resumes and completes', async () => {
+      host.onExecute = (execution) => {
+        execution.start();
+        execution.push('Continue? [y/N] ');
+      };
+      const waiting = await service.run({ command: './deploy.sh' });
+      assert.deepEqual(withoutDuration(waiting), {
+        status: 'waiting_for_input',
+        output: 'Continue? [y/N]',
+        prompt: 'Continue? [y/N]',
+        name: 'default',
+        command: './deploy.sh',
+        pid: 1001,
+        message:
+          'The command waits for input. Answer with terminal_input {name: "default", text: "..."}, ' +
+          'or stop it with terminal_input {name: "default", text: "\\u0003"}.',
+      });
+      const terminal = host.last;
+      terminal.onSendText = (text) => {
+        terminal.current.push(`${text}\r\ndeployed\r\n`);
+        terminal.current.end(0);
+      };
+      const answered = await service.input({ name: 'default', text: 'y' });
+      assert.equal(answered.status, 'completed');
+      assert.equal(answered.output, 'Continue? [y/N] y\ndeployed');
+      assert.equal(answered.exitCode, 0);
+      assert.deepEqual(terminal.sentText, [{ text: 'y', addNewLine: true }]);
+    });
+
+    it('sends control keys without Enter, and text without Enter when asked', async () => {
+      host.onExecute = (execution) => {
+        execution.start();
+        execution.push('Overwrite? [y/N] ');
+      };
+      assert.equal((await service.run({ command: 'cp -i a b' })).status, 'waiting_for_input');
+      const terminal = host.last;
+      // Typed but not submitted: the prompt still waits.
+      assert.equal((await service.input({ name: 'default', text: 'n', enter: false })).status, 'waiting_for_input');
+      terminal.onSendText = (text) => {
+        if (text === '\u0003') terminal.current.end(130);
+      };
+      const stopped = await service.input({ name: 'default', text: '\u0003' });
+      assert.equal(stopped.status, 'completed');
+      assert.equal(stopped.exitCode, 130);
+      assert.deepEqual(terminal.sentText, [
+        { text: 'n', addNewLine: false },
+        { text: '\u0003', addNewLine: false },
+      ]);
+    });
+
+    it('refuses input when nothing runs, naming the last command and how it ended', async () => {
+      script(host, { make: ['', 2] });
+      await service.run({ command: 'make' });
+      await rejectsWith(
+        service.input({ name: 'default', text: 'y' }),
+        BridgeErrorCode.NoActiveRun,
+        'Nothing is running in terminal "default" (its last command `make` has completed with exit code 2), so there is no prompt to answer. To run a command use terminal_run.',
+      );
+      assert.deepEqual(host.last.sentText, []);
+    });
+  });
+
+  describe('terminal_state, terminal_list and reveal', () => {
+    it('names the known terminals when asked for an unknown one', async () => {
+      const notFound = (known: string): string => `No terminal named "nope". ${known} terminal_run creates a terminal for a new name.`;
+      await rejectsWith(service.state({ name: 'nope' }), BridgeErrorCode.TerminalNotFound, notFound('No managed terminal exists yet.'));
+      script(host, { ls: ['', 0] });
+      await service.run({ command: 'ls' });
+      await service.run({ command: 'ls', name: 'build' });
+      await rejectsWith(service.state({ name: 'nope' }), BridgeErrorCode.TerminalNotFound, notFound('Managed terminals: "default", "build".'));
+    });
+
+    it('fails with ShellIntegrationUnavailable and disposes the terminal when integration never activates', async () => {
+      host.shellIntegration = false;
+      await rejectsWith(
+        service.run({ command: 'ls' }),
+        BridgeErrorCode.ShellIntegrationUnavailable,
+        'Shell integration did not activate in terminal "default" within 1000 ms, so Terminal Shepherd cannot see when commands end. ' +
+          'Check that the setting terminal.integrated.shellIntegration.enabled is on and that the shell is bash, zsh, fish or pwsh ' +
+          '(choose one with terminalShepherd.terminal.shellPath), then retry.',
+      );
+      assert.equal(host.last.disposed, true);
+      assert.deepEqual(host.last.executions, []);
+      assert.deepEqual(service.list(), []);
+      await rejectsWith(service.state({ name: 'default' }), BridgeErrorCode.TerminalNotFound, /^No terminal named "default"\. No managed terminal exists yet\./);
+
+      host.shellIntegration = true;
+      script(host, { ls: ['', 0] });
+      assert.equal((await service.run({ command: 'ls' })).pid, 1002);
+    });
+
+    it('lists every open terminal: name, busy, pid, cwd, command, status and exit code', async () => {
+      script(host, { false: ['', 1] });
+      await service.run({ command: 'false' });
+      await service.run({ command: 'npm run dev', name: 'dev', waitMode: 'background' });
+      assert.deepEqual(service.list(), [
+        { name: 'default', busy: false, shellIntegration: true, pid: 1001, cwd: workspace, command: 'false', status: 'completed', exitCode: 1 },
+        { name: 'dev', busy: true, shellIntegration: true, pid: 1002, cwd: workspace, command: 'npm run dev', status: 'running' },
+      ]);
+      host.last.close(undefined);
+      assert.deepEqual(
+        service.list().map((t) => t.name),
+        ['default'],
+      );
+    });
+
+    it('reveals a managed terminal to the user, and says when there is none', async () => {
+      script(host, { ls: ['', 0] });
+      await service.run({ command: 'ls' });
+      assert.equal(service.reveal('default'), true);
+      assert.equal(service.reveal('nope'), false);
+      assert.deepEqual(host.last.shown, [false]);
+    });
+  });
+
+  describe('events and lifetime', () => {
+    it('fires sessionCreated, runStarted, runStateChanged and sessionClosed in order', async () => {
+      const seen: string[] = [];
+      const line = (e: TerminalServiceEvent): string => [e.kind, e.session.name, ...('run' in e ? [e.run.command, e.run.state.kind] : [])].join(' ');
+      service.onDidChange((e) => seen.push(line(e)));
+      host.onExecute = (execution) => {
+        execution.start();
+        execution.push('Proceed? [y/N] ');
+      };
+      assert.equal((await service.run({ command: 'rm -ri build' })).status, 'waiting_for_input');
+      const terminal = host.last;
+      terminal.onSendText = () => terminal.current.end(0);
+      await service.input({ name: 'default', text: 'y' });
+      terminal.close(0);
+      assert.deepEqual(seen, [
+        'sessionCreated default',
+        'runStarted default rm -ri build running',
+        'runStateChanged default rm -ri build waiting_for_input',
+        'runStateChanged default rm -ri build running',
+        'runStateChanged default rm -ri build completed',
+        'sessionClosed default',
+      ]);
+    });
+
+    it('leaves no timer behind when disposed with a command still running', async () => {
+      const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+      await sleep(1); // mocha arms its own test timer after the test function started
+      const before = timers();
+      script(host);
+      await service.run({ command: 'npm run dev', waitMode: 'background' });
+      assert.ok(timers() > before, 'the running command has its timers');
+      service.dispose();
+      await sleep(10);
+      assert.equal(timers(), before);
+      // Events of the editor after dispose reach nobody.
+      host.last.current.end(0);
+      host.last.close(0);
+      assert.deepEqual(service.list(), []);
+    });
+  });
+});
