@@ -13,6 +13,7 @@ import { setListenerErrorHandler } from './core/events';
 import { attachToTerminalService, createProcessLedger, defaultLedgerSettings } from './core/ledger';
 import { createRunOutputFactory } from './core/output/runOutputFactory';
 import { createProcessMonitor } from './core/processes';
+import { integrationFilesProvider } from './core/terminals/integration/integrationFiles';
 import { TerminalService } from './core/terminals/terminalService';
 import { createLogChannel } from './vscode/logChannel';
 import { registerMcpServerProvider } from './vscode/mcpServerProvider';
@@ -42,6 +43,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
     createOutput: createRunOutputFactory({ logsDir: path.join(dataDir, 'logs'), limitChars: () => readSettings().outputLimitChars, logger: log }),
     probeShell: (pid) => monitor.probeShell(pid),
     workspaceFolder: () => workspaceFolder,
+    integrationFiles: integrationFilesProvider(context.asAbsolutePath(path.join('extension', 'shell'))),
     logger: log,
   });
   const ledger = createProcessLedger({

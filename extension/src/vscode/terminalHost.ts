@@ -107,6 +107,8 @@ export class VsCodeTerminalHost implements TerminalHost, Disposable {
       name: options.name,
       ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
       ...(options.shellPath !== undefined ? { shellPath: options.shellPath } : {}),
+      ...(options.shellArgs !== undefined ? { shellArgs: [...options.shellArgs] } : {}),
+      ...(options.env !== undefined ? { env: { ...options.env } } : {}),
       iconPath: new vscode.ThemeIcon('terminal-bash'),
       // Managed terminals end with the window: a revived shell would hold processes nobody tracks.
       isTransient: true,
@@ -117,6 +119,14 @@ export class VsCodeTerminalHost implements TerminalHost, Disposable {
       terminal.show(true);
     }
     return adapter;
+  }
+
+  defaultShell(): string | undefined {
+    return vscode.env.shell || undefined;
+  }
+
+  vscodeInjectionEnabled(): boolean {
+    return vscode.workspace.getConfiguration('terminal.integrated').get<boolean>('shellIntegration.enabled') !== false;
   }
 
   waitForShellIntegration(terminal: ShellTerminal, timeoutMs: number): Promise<boolean> {

@@ -64,7 +64,7 @@ const config: RunConfig = {
 function makeRun(probe: () => ShellActivity, cfg: RunConfig = config) {
   const output = new TextOutput();
   const probes: number[] = [];
-  const run = new CommandRun('cmd', 'default', 4242, output, cfg, {
+  const run = new CommandRun('cmd', 'default', 4242, 'vscode', output, cfg, {
     now: () => performance.now(),
     probeShell: async () => {
       probes.push(performance.now());

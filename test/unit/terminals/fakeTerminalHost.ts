@@ -166,8 +166,12 @@ export class FakeTerminalHost implements TerminalHost {
   readonly terminals: FakeTerminal[] = [];
   /** The timeoutMs of every waitForShellIntegration call. */
   readonly integrationWaits: number[] = [];
-  /** What waitForShellIntegration answers: true, false (never activated), or a promise the test settles. */
-  shellIntegration: boolean | Promise<boolean> = true;
+  /** What waitForShellIntegration answers: true, false (never activated), or a promise the test settles; per terminal when a function. */
+  shellIntegration: boolean | Promise<boolean> | ((terminal: FakeTerminal) => boolean | Promise<boolean>) = true;
+  /** The editor's default shell (vscode.env.shell). */
+  defaultShellPath: string | undefined = '/bin/bash';
+  /** terminal.integrated.shellIntegration.enabled */
+  injection = true;
   /** Scripted reaction to every executeCommand, called after it returned. */
   onExecute: ((execution: FakeExecution, terminal: FakeTerminal) => void) | undefined;
   private nextPid = 1001;
@@ -178,9 +182,18 @@ export class FakeTerminalHost implements TerminalHost {
     return terminal;
   }
 
+  defaultShell(): string | undefined {
+    return this.defaultShellPath;
+  }
+
+  vscodeInjectionEnabled(): boolean {
+    return this.injection;
+  }
+
   async waitForShellIntegration(terminal: ShellTerminal, timeoutMs: number): Promise<boolean> {
     this.integrationWaits.push(timeoutMs);
-    const ready = await this.shellIntegration;
+    const answer = this.shellIntegration;
+    const ready = await (typeof answer === 'function' ? answer(terminal as FakeTerminal) : answer);
     (terminal as FakeTerminal).hasShellIntegration = ready;
     return ready;
   }

@@ -4,7 +4,7 @@
  * test. Short grace and timeouts come in through the settings, so the suite takes seconds.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TerminalRunResult } from '../../../common/src/protocol';
 import { BridgeErrorCode, ShepherdError } from '../../../extension/src/core/errors';
@@ -14,6 +14,10 @@ import { defaultSettings, type ShepherdSettings } from '../../../extension/src/c
 import { TerminalService, type TerminalServiceEvent } from '../../../extension/src/core/terminals/terminalService';
 import { collectingLogger, TempDirs, waitFor } from '../ledger/helpers';
 import { FakeTerminalHost, idleShell, marks, ScriptedProbe, type FakeTerminal } from './fakeTerminalHost';
+import { integrationFilesProvider } from '../../../extension/src/core/terminals/integration/integrationFiles';
+import { managedEnv } from '../../../extension/src/core/terminals/integration/integrationLaunch';
+
+const SHELL_SCRIPTS = path.join(__dirname, '..', '..', '..', 'extension', 'shell');
 
 const testSettings: ShepherdSettings = {
   ...defaultSettings,
@@ -87,6 +91,7 @@ describe('TerminalService against a fake TerminalHost', () => {
       createOutput: () => new OutputCapture({ limitChars: settings.outputLimitChars }),
       probeShell: probe.probeShell,
       workspaceFolder: () => (options.noWorkspace ? undefined : workspace),
+      integrationFiles: integrationFilesProvider(SHELL_SCRIPTS, dirs.make('terminal-service-private-')),
       logger: collectingLogger(),
     });
   }
@@ -118,6 +123,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         name: 'default',
         command: 'echo hello; echo world',
         pid: 1001,
+        strategy: 'vscode',
       });
       assert.ok(result.durationMs >= 50 && result.durationMs <= Math.ceil(elapsed), `durationMs ${result.durationMs}, call took ${elapsed}`);
     });
@@ -177,8 +183,8 @@ describe('TerminalService against a fake TerminalHost', () => {
       assert.deepEqual(
         host.terminals.map((t) => t.options),
         [
-          { name: 'Shepherd: default', reveal: true, cwd: workspace, shellPath: '/bin/zsh' },
-          { name: 'Shepherd: build', reveal: true, cwd: workspace, shellPath: '/bin/zsh' },
+          { name: 'Shepherd: default', reveal: true, cwd: workspace, shellPath: '/bin/zsh', env: managedEnv('zsh') },
+          { name: 'Shepherd: build', reveal: true, cwd: workspace, shellPath: '/bin/zsh', env: managedEnv('zsh') },
         ],
       );
       assert.deepEqual(host.integrationWaits, [1000, 1000]);
@@ -188,7 +194,60 @@ describe('TerminalService against a fake TerminalHost', () => {
       setup({ noWorkspace: true, settings: { revealOnCreate: false } });
       script(host, { ls: ['', 0] });
       await service.run({ command: 'ls' });
-      assert.deepEqual(host.last.options, { name: 'Shepherd: default', reveal: false });
+      assert.deepEqual(host.last.options, { name: 'Shepherd: default', reveal: false, env: managedEnv('bash') });
+    });
+  });
+
+  describe('execution strategies', () => {
+    it("falls back to Terminal Shepherd's integration when VS Code's does not activate, and says so in results and the list", async () => {
+      host.shellIntegration = (terminal) => terminal.options.shellArgs !== undefined;
+      script(host, { 'echo hi': ['hi\r\n', 0] });
+      const result = await service.run({ command: 'echo hi' });
+      assert.equal(result.strategy, 'shepherd');
+      assert.equal(result.output, 'hi');
+      const [plain, ours] = host.terminals;
+      assert.equal(plain!.disposed, true, "the terminal without integration is gone");
+      assert.equal(plain!.options.shellArgs, undefined);
+      assert.equal(ours!.options.shellPath, '/bin/bash');
+      assert.equal(ours!.options.shellArgs![0], '--init-file');
+      assert.match(readFileSync(ours!.options.shellArgs![1]!, 'utf8'), /633;D;%s/);
+      assert.deepEqual(ours!.options.env, managedEnv('bash'));
+      assert.deepEqual(service.list().map((t) => [t.shell, t.strategy]), [['bash', 'shepherd']]);
+    });
+
+    it('starts with our integration when VS Code injection is off', async () => {
+      host.injection = false;
+      script(host, { true: ['', 0] });
+      assert.equal((await service.run({ command: 'true' })).strategy, 'shepherd');
+      assert.equal(host.terminals.length, 1);
+    });
+
+    it('gives dash our integration through $ENV and sends C itself: eval keeps a syntax error inside the run', async () => {
+      setup({ settings: { shellPath: '/usr/bin/dash' } });
+      script(host, { "__tshep_c; eval 'echo it'\\''s'": ["it's\r\n", 0] });
+      const result = await service.run({ command: "echo it's" });
+      assert.equal(result.strategy, 'shepherd');
+      assert.equal(result.output, "it's");
+      assert.equal(result.command, "echo it's");
+      const env = host.last.options.env!;
+      assert.match(env.ENV!, /posix\.sh$/);
+      assert.equal(env.TSHEP_USER_ENV, process.env.ENV ?? '');
+      assert.deepEqual(service.list().map((t) => [t.shell, t.strategy]), [['dash', 'shepherd']]);
+    });
+
+    it('runs a multi-line command as one execution that sources a private temp file, removed when the run ends', async () => {
+      let file = '';
+      host.onExecute = (execution) => {
+        const match = /^\. '(.+)'$/.exec(execution.commandLine);
+        assert.ok(match, execution.commandLine);
+        file = match[1]!;
+        assert.equal(readFileSync(file, 'utf8'), 'cat <<EOF\nline one\nEOF\n(exit 4)\n');
+        assert.equal(statSync(file).mode & 0o777, 0o600);
+        execution.complete('line one\r\n', 4);
+      };
+      const result = await service.run({ command: 'cat <<EOF\nline one\nEOF\n(exit 4)\n' });
+      assert.deepEqual([result.output, result.exitCode, result.command], ['line one', 4, 'cat <<EOF\nline one\nEOF\n(exit 4)\n']);
+      await waitFor('the temp file to be removed', () => !existsSync(file));
     });
   });
 
@@ -342,7 +401,7 @@ describe('TerminalService against a fake TerminalHost', () => {
       };
       await service.run({ command: 'first' });
       const result = await service.run({ command: 'ls', cwd: dir });
-      assert.deepEqual(withoutDuration(result), { status: 'completed', output: 'ls output', exitCode: 0, name: 'default', command: 'ls', pid: 1001 });
+      assert.deepEqual(withoutDuration(result), { status: 'completed', output: 'ls output', exitCode: 0, name: 'default', command: 'ls', pid: 1001, strategy: 'vscode' });
       // Already there: no second cd.
       await service.run({ command: 'pwd', cwd: "it's here" });
       assert.deepEqual(
@@ -352,10 +411,10 @@ describe('TerminalService against a fake TerminalHost', () => {
     });
 
     it('moves an existing PowerShell terminal with Set-Location', async () => {
+      setup({ settings: { shellPath: 'C:\\Program Files\\PowerShell\\7\\pwsh.exe' } });
       const sub = path.join(workspace, 'sub');
       host.onExecute = (execution) => execution.complete('', 0);
       await service.run({ command: 'first' });
-      host.last.shellType = 'pwsh';
       await service.run({ command: 'Get-ChildItem', cwd: 'sub' });
       assert.deepEqual(
         host.last.executions.map((e) => e.commandLine),
@@ -408,6 +467,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         name: 'default',
         command: 'npm test',
         pid: 1001,
+        strategy: 'vscode',
         message: 'Cancelled by the client: Ctrl+C was sent to terminal "default".',
       });
       assert.deepEqual(terminal.sentText, [{ text: '\u0003', addNewLine: false }]);
@@ -442,6 +502,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         name: 'default',
         command: 'make',
         pid: 1001,
+        strategy: 'vscode',
         message:
           'Still running after 200 ms; the command keeps running in terminal "default". ' +
           'Wait more with terminal_state {name: "default", wait: true}, or stop it with terminal_input {name: "default", text: "\\u0003"}.',
@@ -460,6 +521,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         name: 'default',
         command: 'make',
         pid: 1001,
+        strategy: 'vscode',
       });
     });
   });
@@ -476,6 +538,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         name: 'default',
         command: 'npm run dev',
         pid: 1001,
+        strategy: 'vscode',
         message:
           'It keeps running. Check on it with terminal_state {name: "default"} (wait: true blocks until it ends), ' +
           'stop it with terminal_input {name: "default", text: "\\u0003"}.',
@@ -510,7 +573,7 @@ describe('TerminalService against a fake TerminalHost', () => {
           second.push('two\r\n');
         });
       };
-      const call = service.run({ command: 'echo one\necho two; exit 3' });
+      const call = service.run({ command: './both.sh' });
       const terminal = await executionsIn(host, 'default', 2);
       await sleep(testSettings.gracePeriodMs + 200);
       assert.deepEqual(
@@ -525,8 +588,9 @@ describe('TerminalService against a fake TerminalHost', () => {
         output: 'one\ntwo',
         exitCode: 3,
         name: 'default',
-        command: 'echo one\necho two; exit 3',
+        command: './both.sh',
         pid: 1001,
+        strategy: 'vscode',
       });
     });
   });
@@ -544,6 +608,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         name: 'default',
         command: 'node server.js',
         pid: 1001,
+        strategy: 'vscode',
         message: 'Terminal "default" was closed (by the user or because its shell exited) before the command finished.',
       });
     });
@@ -590,6 +655,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         name: 'default',
         command: './deploy.sh',
         pid: 1001,
+        strategy: 'vscode',
         message:
           'The command waits for input. Answer with terminal_input {name: "default", text: "..."}, ' +
           'or stop it with terminal_input {name: "default", text: "\\u0003"}.',
@@ -649,23 +715,24 @@ describe('TerminalService against a fake TerminalHost', () => {
       await rejectsWith(service.state({ name: 'nope' }), BridgeErrorCode.TerminalNotFound, notFound('Managed terminals: "default", "build".'));
     });
 
-    it('fails with ShellIntegrationUnavailable and disposes the terminal when integration never activates', async () => {
+    it('fails with ShellIntegrationUnavailable, naming each strategy tried, when no strategy works', async () => {
       host.shellIntegration = false;
       await rejectsWith(
         service.run({ command: 'ls' }),
         BridgeErrorCode.ShellIntegrationUnavailable,
-        'Shell integration did not activate in terminal "default" within 1000 ms, so Terminal Shepherd cannot see when commands end. ' +
-          'Check that the setting terminal.integrated.shellIntegration.enabled is on and that the shell is bash, zsh, fish or pwsh ' +
-          '(choose one with terminalShepherd.terminal.shellPath), then retry.',
+        'Terminal "default" could not be opened in a way that shows when commands end (shell /bin/bash): ' +
+          'vscode: shell integration did not activate within 1000 ms; shepherd: shell integration did not activate within 1000 ms; ' +
+          'pseudoterminal: the extension-owned terminal is not available in this build. ' +
+          'Choose another shell with terminalShepherd.terminal.shellPath, or set terminalShepherd.terminal.strategy to "pseudoterminal", then retry.',
       );
-      assert.equal(host.last.disposed, true);
+      assert.deepEqual(host.terminals.map((t) => t.disposed), [true, true]);
       assert.deepEqual(host.last.executions, []);
       assert.deepEqual(service.list(), []);
       await rejectsWith(service.state({ name: 'default' }), BridgeErrorCode.TerminalNotFound, /^No terminal named "default"\. No managed terminal exists yet\./);
 
       host.shellIntegration = true;
       script(host, { ls: ['', 0] });
-      assert.equal((await service.run({ command: 'ls' })).pid, 1002);
+      assert.equal((await service.run({ command: 'ls' })).pid, 1003);
     });
 
     it('lists every open terminal: name, busy, pid, cwd, command, status and exit code', async () => {
@@ -673,8 +740,8 @@ describe('TerminalService against a fake TerminalHost', () => {
       await service.run({ command: 'false' });
       await service.run({ command: 'npm run dev', name: 'dev', waitMode: 'background' });
       assert.deepEqual(service.list(), [
-        { name: 'default', busy: false, shellIntegration: true, pid: 1001, cwd: workspace, command: 'false', status: 'completed', exitCode: 1 },
-        { name: 'dev', busy: true, shellIntegration: true, pid: 1002, cwd: workspace, command: 'npm run dev', status: 'running' },
+        { name: 'default', busy: false, shellIntegration: true, shell: 'bash', strategy: 'vscode', pid: 1001, cwd: workspace, command: 'false', status: 'completed', exitCode: 1 },
+        { name: 'dev', busy: true, shellIntegration: true, shell: 'bash', strategy: 'vscode', pid: 1002, cwd: workspace, command: 'npm run dev', status: 'running' },
       ]);
       host.last.close(undefined);
       assert.deepEqual(

@@ -7,6 +7,7 @@
  * the output is silent (input prompts). Every timer is cleared on completion and on dispose.
  */
 import type { Logger } from '../../../../common/src/logger';
+import type { StrategyName } from '../../../../common/src/protocol';
 import { Emitter, type Disposable } from '../events';
 import type { ShellActivity } from '../processes/types';
 import type { RunOutput, RunOutputSnapshot } from './runOutput';
@@ -86,6 +87,8 @@ export class CommandRun {
     readonly command: string,
     readonly terminalName: string,
     readonly shellPid: number | undefined,
+    /** How the terminal runs commands (reported in every result). */
+    readonly strategy: StrategyName,
     private readonly output: RunOutput,
     private readonly config: RunConfig,
     private readonly env: RunEnvironment,

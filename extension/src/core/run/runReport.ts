@@ -34,6 +34,7 @@ export async function runResult(run: CommandRun, status: RunStatus, message?: st
     name: run.terminalName,
     command: run.command,
     durationMs: run.durationMs,
+    strategy: run.strategy,
   };
   if (exitCode !== undefined && (status === 'completed' || status === 'terminal_closed' || status === 'cancelled')) {
     result.exitCode = exitCode;
@@ -162,12 +163,11 @@ export function closedAtStartError(terminal: string): ShepherdError {
   );
 }
 
-export function shellIntegrationUnavailableError(terminal: string, waitedMs: number): ShepherdError {
+export function noStrategyError(terminal: string, shell: string, failures: readonly string[]): ShepherdError {
   return new ShepherdError(
     BridgeErrorCode.ShellIntegrationUnavailable,
-    `Shell integration did not activate in terminal "${terminal}" within ${waitedMs} ms, so Terminal Shepherd cannot see when commands end. ` +
-      'Check that the setting terminal.integrated.shellIntegration.enabled is on and that the shell is bash, zsh, fish or pwsh ' +
-      '(choose one with terminalShepherd.terminal.shellPath), then retry.',
+    `Terminal "${terminal}" could not be opened in a way that shows when commands end (shell ${shell}): ${failures.join('; ')}. ` +
+      'Choose another shell with terminalShepherd.terminal.shellPath, or set terminalShepherd.terminal.strategy to "pseudoterminal", then retry.',
   );
 }
 

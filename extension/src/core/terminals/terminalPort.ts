@@ -32,6 +32,10 @@ export interface CreateTerminalOptions {
   readonly name: string;
   readonly cwd?: string;
   readonly shellPath?: string;
+  /** Arguments for the shell (Terminal Shepherd's integration: --init-file and the like). */
+  readonly shellArgs?: readonly string[];
+  /** Variables added to the shell's environment. */
+  readonly env?: Readonly<Record<string, string>>;
   /** Show the terminal in the panel, without taking focus. */
   readonly reveal: boolean;
 }
@@ -53,6 +57,10 @@ export interface TerminalCloseEvent {
 
 export interface TerminalHost {
   create(options: CreateTerminalOptions): ShellTerminal;
+  /** The shell of the editor's default terminal profile, when known. */
+  defaultShell(): string | undefined;
+  /** Whether the editor injects its own shell integration (terminal.integrated.shellIntegration.enabled). */
+  vscodeInjectionEnabled(): boolean;
   /** Resolves true once shell integration is active in the terminal, false after timeoutMs. */
   waitForShellIntegration(terminal: ShellTerminal, timeoutMs: number): Promise<boolean>;
   readonly onDidStartExecution: Event<ExecutionEvent>;

@@ -24,6 +24,7 @@ import {
   timeoutMessage,
 } from '../run/runReport';
 import { changeDirectoryCommand, isControlKey } from './shellCommands';
+import { shellLabel } from './shellKind';
 import { TerminalSessions, type TerminalSession, type TerminalSessionsDependencies } from './terminalSessions';
 
 export type { TerminalServiceEvent, TerminalSessionView } from './terminalSessions';
@@ -76,7 +77,7 @@ export class TerminalService implements Disposable {
       if (options.signal?.aborted) {
         throw cancelledBeforeStartError();
       }
-      run = this.sessions.startRun(session, params.command);
+      run = await this.sessions.startRun(session, params.command);
     } finally {
       reservation.release();
     }
@@ -131,6 +132,8 @@ export class TerminalService implements Disposable {
         name: session.name,
         busy: session.busy,
         shellIntegration: session.terminal.hasShellIntegration,
+        shell: shellLabel(session.shell),
+        strategy: session.strategy,
       };
       if (session.shellPid !== undefined) info.pid = session.shellPid;
       if (session.terminal.cwd !== undefined) info.cwd = session.terminal.cwd;
@@ -198,7 +201,7 @@ export class TerminalService implements Disposable {
 
   /** Changes an existing shell's directory with its own execution, so the run reports only the command. */
   private async changeDirectory(session: TerminalSession, cwd: string): Promise<void> {
-    const cd = this.sessions.startRun(session, changeDirectoryCommand(session.terminal.shellType, cwd));
+    const cd = await this.sessions.startRun(session, changeDirectoryCommand(session.shell.kind, cwd));
     const outcome = await cd.wait({ timeoutMs: CD_TIMEOUT_MS, stopAtInput: true });
     const result = await runResult(cd, outcome === 'timeout' ? 'timeout' : outcome);
     if (outcome !== 'completed' || (result.exitCode !== undefined && result.exitCode !== 0)) {

@@ -9,14 +9,20 @@
  * there.
  */
 import type { Logger } from '../../../../common/src/logger';
+import type { StrategyName } from '../../../../common/src/protocol';
 import { DisposableStore, Emitter, type Disposable } from '../events';
 import type { ShellActivity } from '../processes/types';
 import { CommandRun, type RunConfig } from '../run/commandRun';
 import { defaultInputPromptConfig } from '../run/inputPromptDetector';
 import type { RunOutput } from '../run/runOutput';
-import { busyError, busyReasons, closedAtStartError, shellIntegrationUnavailableError, terminalNotFoundError } from '../run/runReport';
+import { busyError, busyReasons, closedAtStartError, noStrategyError, terminalNotFoundError } from '../run/runReport';
 import type { ShepherdSettings } from '../settings';
-import type { ExecutionEndEvent, ExecutionEvent, ShellExecution, ShellTerminal, TerminalCloseEvent, TerminalHost } from './terminalPort';
+import { prepareCommand } from './commandText';
+import type { IntegrationFiles } from './integration/integrationFiles';
+import { managedEnv, shepherdLaunch } from './integration/integrationLaunch';
+import { shellInfo, type ShellInfo } from './shellKind';
+import { strategyChain } from './strategyChain';
+import type { CreateTerminalOptions, ExecutionEndEvent, ExecutionEvent, ShellExecution, ShellTerminal, TerminalCloseEvent, TerminalHost } from './terminalPort';
 
 export interface TerminalSessionsDependencies {
   readonly host: TerminalHost;
@@ -27,6 +33,8 @@ export interface TerminalSessionsDependencies {
   readonly workspaceFolder: () => string | undefined;
   readonly logger: Logger;
   readonly now: () => number;
+  /** Terminal Shepherd's integration scripts, written where shells can read them (asked for once, when first needed). */
+  readonly integrationFiles: () => Promise<IntegrationFiles>;
 }
 
 /** Events other parts (process tracking, views) follow. */
@@ -40,6 +48,8 @@ export interface TerminalSessionView {
   readonly name: string;
   readonly shellPid: number | undefined;
   readonly terminal: ShellTerminal;
+  readonly shell: ShellInfo;
+  readonly strategy: StrategyName;
   readonly currentRun: CommandRun | undefined;
   readonly closed: boolean;
 }
@@ -73,6 +83,8 @@ export class TerminalSession implements TerminalSessionView {
     readonly name: string,
     readonly terminal: ShellTerminal,
     readonly shellPid: number | undefined,
+    readonly shell: ShellInfo,
+    readonly strategy: StrategyName,
   ) {}
 
   /** Busy with a run of ours or with a command the user typed. */
@@ -150,17 +162,37 @@ export class TerminalSessions implements Disposable {
     }
   }
 
-  /** Sends `command` to the session's terminal as a new run. */
-  startRun(session: TerminalSession, command: string): CommandRun {
-    const run = this.newRun(session, command);
-    session.replaceRun(
-      run,
-      run.onDidChangeState(() => this.changeEmitter.fire({ kind: 'runStateChanged', session, run })),
+  /**
+   * Sends `command` to the session's terminal as a new run: as typed, or as a line that sources
+   * it from a temp file (multi-line commands; see commandText.ts), removed when the run ends.
+   */
+  async startRun(session: TerminalSession, command: string): Promise<CommandRun> {
+    const runsDir = await this.deps.integrationFiles().then(
+      (files) => files.runsDir,
+      (error: unknown) => {
+        this.deps.logger.warn('no private folder for multi-line commands; they are typed line by line', error);
+        return undefined;
+      },
     );
-    const execution = session.terminal.executeCommand(command);
+    const prepared = await prepareCommand(command, session.shell.kind, session.strategy, runsDir);
+    const run = this.newRun(session, command);
+    const subscriptions = new DisposableStore();
+    subscriptions.add(run.onDidChangeState(() => this.changeEmitter.fire({ kind: 'runStateChanged', session, run })));
+    subscriptions.add(run.onDidChangeState(() => {
+      if (!run.active) prepared.dispose();
+    }));
+    subscriptions.add(prepared);
+    session.replaceRun(run, subscriptions);
+    let execution: ShellExecution;
+    try {
+      execution = session.terminal.executeCommand(prepared.line);
+    } catch (error) {
+      run.terminalClosed(undefined);
+      throw error;
+    }
     session.runExecutions.add(execution);
     run.attachExecution(execution);
-    this.deps.logger.info(`terminal "${session.name}": run ${run.id} started: ${command}`);
+    this.deps.logger.info(`terminal "${session.name}": run ${run.id} started: ${command}${prepared.line !== command ? ` (sent as: ${prepared.line})` : ''}`);
     this.changeEmitter.fire({ kind: 'runStarted', session, run });
     return run;
   }
@@ -209,32 +241,87 @@ export class TerminalSessions implements Disposable {
     }
   }
 
+  /** Opens a terminal with the first strategy of the shell's chain that works (see strategyChain.ts). */
   private async createSession(name: string, cwd: string | undefined): Promise<TerminalSession> {
     const settings = this.deps.settings();
     const startIn = cwd ?? this.deps.workspaceFolder();
-    const terminal = this.deps.host.create({
+    const shell = shellInfo(settings.shellPath ?? this.deps.host.defaultShell());
+    const chain = strategyChain({ kind: shell.kind, vscodeInjection: this.deps.host.vscodeInjectionEnabled(), preference: settings.strategy });
+    const failures: string[] = [];
+    for (const strategy of chain) {
+      const opened = await this.openTerminal(name, strategy, shell, startIn, settings);
+      if ('failure' in opened) {
+        failures.push(`${strategy}: ${opened.failure}`);
+        this.deps.logger.warn(`terminal "${name}": ${strategy} strategy failed (${opened.failure}); trying the next one`);
+        continue;
+      }
+      const { terminal } = opened;
+      const shellPid = await terminal.processId();
+      // Checked after the last await: a close event before registration would find no session.
+      if (terminal.closed) {
+        throw closedAtStartError(name);
+      }
+      const session = new TerminalSession(name, terminal, shellPid, shell, strategy);
+      this.closedSessions.get(name)?.dispose();
+      this.closedSessions.delete(name);
+      this.sessions.set(name, session);
+      this.deps.logger.info(
+        `terminal "${name}" created (shell ${shell.path ?? 'default'}, pid ${shellPid ?? 'unknown'}, strategy ${strategy}${failures.length > 0 ? ` after ${failures.join('; ')}` : ''})`,
+      );
+      this.changeEmitter.fire({ kind: 'sessionCreated', session });
+      return session;
+    }
+    throw noStrategyError(name, shell.path ?? 'the default shell', failures);
+  }
+
+  /**
+   * A terminal running with `strategy`, or why that strategy did not work here (the terminal is
+   * disposed then). A shell that exits at once fails the whole creation: every strategy needs it.
+   */
+  private async openTerminal(
+    name: string,
+    strategy: StrategyName,
+    shell: ShellInfo,
+    startIn: string | undefined,
+    settings: ShepherdSettings,
+  ): Promise<{ terminal: ShellTerminal } | { failure: string }> {
+    const base: CreateTerminalOptions = {
       name: `${TERMINAL_TITLE_PREFIX}${name}`,
       reveal: settings.revealOnCreate,
       ...(startIn !== undefined ? { cwd: startIn } : {}),
       ...(settings.shellPath ? { shellPath: settings.shellPath } : {}),
-    });
-    const ready = await this.deps.host.waitForShellIntegration(terminal, settings.shellIntegrationTimeoutMs);
-    if (!ready) {
-      terminal.dispose();
-      throw shellIntegrationUnavailableError(name, settings.shellIntegrationTimeoutMs);
+    };
+    let options: CreateTerminalOptions;
+    switch (strategy) {
+      case 'vscode':
+        options = { ...base, env: managedEnv(shell.kind) };
+        break;
+      case 'shepherd': {
+        let files: IntegrationFiles;
+        try {
+          files = await this.deps.integrationFiles();
+        } catch (error) {
+          return { failure: `its scripts could not be written (${error instanceof Error ? error.message : String(error)})` };
+        }
+        const launch = shepherdLaunch(shell.kind, files, process.env);
+        if (!launch) return { failure: `no integration script for ${shell.name}` };
+        // The shell is named explicitly so that its arguments apply to it, not to the default profile.
+        options = { ...base, shellPath: shell.path ?? shell.name, ...(launch.shellArgs ? { shellArgs: launch.shellArgs } : {}), env: launch.env };
+        break;
+      }
+      case 'pseudoterminal':
+        return { failure: 'the extension-owned terminal is not available in this build' };
     }
-    const shellPid = await terminal.processId();
-    // Checked after the last await: a close event before registration would find no session.
+    const terminal = this.deps.host.create(options);
+    const ready = await this.deps.host.waitForShellIntegration(terminal, settings.shellIntegrationTimeoutMs);
+    if (ready) {
+      return { terminal };
+    }
     if (terminal.closed) {
       throw closedAtStartError(name);
     }
-    const session = new TerminalSession(name, terminal, shellPid);
-    this.closedSessions.get(name)?.dispose();
-    this.closedSessions.delete(name);
-    this.sessions.set(name, session);
-    this.deps.logger.info(`terminal "${name}" created (shell pid ${shellPid ?? 'unknown'}, ${terminal.shellType ?? 'unknown shell'})`);
-    this.changeEmitter.fire({ kind: 'sessionCreated', session });
-    return session;
+    terminal.dispose();
+    return { failure: `shell integration did not activate within ${settings.shellIntegrationTimeoutMs} ms` };
   }
 
   private newRun(session: TerminalSession, command: string): CommandRun {
@@ -243,7 +330,7 @@ export class TerminalSessions implements Disposable {
       input: defaultInputPromptConfig,
       drainTimeoutMs: DRAIN_TIMEOUT_MS,
     };
-    return new CommandRun(command, session.name, session.shellPid, this.deps.createOutput(session.name), config, {
+    return new CommandRun(command, session.name, session.shellPid, session.strategy, this.deps.createOutput(session.name), config, {
       now: this.deps.now,
       probeShell: this.deps.probeShell,
       logger: this.deps.logger,

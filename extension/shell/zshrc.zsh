@@ -1,0 +1,67 @@
+# Terminal Shepherd shell integration for zsh: the OSC 633 sequences VS Code reads (A, B, C,
+# D;exit code, E;command line, P;Cwd), for terminals where VS Code's own integration does not
+# activate. The user's .zshrc comes first (plugins, themes, their precmd/preexec hooks); our
+# hooks are added around theirs: the first precmd hook sees the command's status, the last one
+# marks the prompt a theme may have just rebuilt.
+ZDOTDIR=$__tshep_user_zdotdir
+if [[ -r "$ZDOTDIR/.zshrc" ]]; then . "$ZDOTDIR/.zshrc"; fi
+__tshep_user_zdotdir=$ZDOTDIR
+# A login shell still reads .zlogin: ours, which hands ZDOTDIR back to the user.
+if [[ -o login ]]; then ZDOTDIR=$__tshep_zdotdir; fi
+
+# The end-of-line mark (an inverse %) would show in the output of a command that ends without a
+# newline.
+PROMPT_EOL_MARK=''
+
+__tshep_esc() {
+	# Sets REPLY to $1 escaped for an OSC 633 value: \ as \\, ; and controls as \xHH.
+	emulate -L zsh
+	local s=$1 out= c
+	if [[ $s != *[\\\;[:cntrl:]]* ]]; then REPLY=$s; return 0; fi
+	for c in ${(s::)s}; do
+		case $c in
+		\\) out+='\\' ;;
+		\;) out+='\x3b' ;;
+		[[:cntrl:]]) out+=$(printf '\\x%02x' "'$c") ;;
+		*) out+=$c ;;
+		esac
+	done
+	REPLY=$out
+}
+
+typeset -g __tshep_ran=
+__tshep_precmd_first() {
+	local status_=$?
+	if [[ -n $__tshep_ran ]]; then
+		builtin printf '\e]633;D;%s\a' $status_
+	else
+		builtin printf '\e]633;D\a'
+	fi
+	__tshep_ran=
+	# Stay first and last even when a plugin added hooks after us.
+	if [[ ${precmd_functions[1]} != __tshep_precmd_first ]]; then
+		precmd_functions=(__tshep_precmd_first ${precmd_functions:#__tshep_precmd_first})
+	fi
+	if [[ ${precmd_functions[-1]} != __tshep_precmd_last ]]; then
+		precmd_functions=(${precmd_functions:#__tshep_precmd_last} __tshep_precmd_last)
+	fi
+	return $status_
+}
+__tshep_precmd_last() {
+	local status_=$? REPLY
+	__tshep_esc "$PWD"
+	builtin printf '\e]633;P;Cwd=%s\a' "$REPLY"
+	if [[ $PS1 != *'633;A'* ]]; then
+		PS1=$'%{\e]633;A\a%}'"$PS1"$'%{\e]633;B\a%}'
+	fi
+	return $status_
+}
+__tshep_preexec() {
+	local REPLY
+	__tshep_ran=1
+	__tshep_esc "$1"
+	builtin printf '\e]633;E;%s\a\e]633;C\a' "$REPLY"
+}
+typeset -ga precmd_functions preexec_functions
+precmd_functions=(__tshep_precmd_first $precmd_functions __tshep_precmd_last)
+preexec_functions=($preexec_functions __tshep_preexec)

@@ -1,0 +1,124 @@
+/** Strategy choice, shell kinds, launch options and the command lines sent per shell: pure logic. */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { needsScriptFile, prepareCommand, singleLine, sourceLine } from '../../../extension/src/core/terminals/commandText';
+import type { IntegrationFiles } from '../../../extension/src/core/terminals/integration/integrationFiles';
+import { fishQuote, managedEnv, PAGER_ENV, shepherdLaunch } from '../../../extension/src/core/terminals/integration/integrationLaunch';
+import { shellInfo, shellLabel } from '../../../extension/src/core/terminals/shellKind';
+import { strategyChain } from '../../../extension/src/core/terminals/strategyChain';
+import { TempDirs } from '../ledger/helpers';
+
+describe('execution strategies: pure logic', () => {
+  describe('shellInfo', () => {
+    const cases: Array<[string | undefined, string, string]> = [
+      ['/bin/bash', 'bash', 'bash'],
+      ['/usr/bin/zsh', 'zsh', 'zsh'],
+      ['/usr/local/bin/fish', 'fish', 'fish'],
+      ['/usr/bin/dash', 'sh', 'dash'],
+      ['/bin/sh', 'sh', 'sh'],
+      ['/usr/bin/mksh', 'sh', 'mksh'],
+      ['/bin/ksh93', 'sh', 'ksh93'],
+      ['C:\\Program Files\\PowerShell\\7\\pwsh.exe', 'pwsh', 'pwsh'],
+      ['C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe', 'pwsh', 'pwsh'],
+      ['C:\\Windows\\System32\\cmd.exe', 'cmd', 'cmd'],
+      ['C:\\Program Files\\Git\\bin\\bash.exe', 'bash', 'bash'],
+      ['/usr/bin/nu', 'unknown', 'nu'],
+      [undefined, 'unknown', 'unknown'],
+    ];
+    for (const [path, kind, label] of cases) {
+      it(`${path ?? '(none)'} is ${kind}, shown as ${label}`, () => {
+        const info = shellInfo(path);
+        assert.equal(info.kind, kind);
+        assert.equal(shellLabel(info), label);
+        assert.equal(info.path, path);
+      });
+    }
+  });
+
+  describe('strategyChain', () => {
+    const chain = (kind: Parameters<typeof strategyChain>[0]['kind'], vscodeInjection = true, preference: Parameters<typeof strategyChain>[0]['preference'] = 'auto') =>
+      strategyChain({ kind, vscodeInjection, preference });
+    it('bash, zsh, fish: VS Code first, then ours, then the pseudoterminal', () => {
+      for (const kind of ['bash', 'zsh', 'fish'] as const) assert.deepEqual(chain(kind), ['vscode', 'shepherd', 'pseudoterminal']);
+    });
+    it('injection off: ours first', () => {
+      assert.deepEqual(chain('bash', false), ['shepherd', 'pseudoterminal']);
+    });
+    it('sh family: ours (VS Code injects nothing there)', () => {
+      assert.deepEqual(chain('sh'), ['shepherd', 'pseudoterminal']);
+    });
+    it('pwsh: VS Code, then the pseudoterminal (no script of ours)', () => {
+      assert.deepEqual(chain('pwsh'), ['vscode', 'pseudoterminal']);
+    });
+    it('cmd.exe and unknown shells: only the pseudoterminal', () => {
+      assert.deepEqual(chain('cmd'), ['pseudoterminal']);
+      assert.deepEqual(chain('unknown'), ['pseudoterminal']);
+    });
+    it('a preference goes first and keeps the others as fallbacks; an impossible one is ignored', () => {
+      assert.deepEqual(chain('bash', true, 'shepherd'), ['shepherd', 'vscode', 'pseudoterminal']);
+      assert.deepEqual(chain('bash', true, 'pseudoterminal'), ['pseudoterminal', 'vscode', 'shepherd']);
+      assert.deepEqual(chain('sh', true, 'vscode'), ['shepherd', 'pseudoterminal']);
+      assert.deepEqual(chain('cmd', true, 'shepherd'), ['pseudoterminal']);
+    });
+  });
+
+  describe('launch options', () => {
+    const files: IntegrationFiles = { bash: '/p/bash.sh', posix: '/p/posix.sh', fish: "/p/it's\\fish.fish", zshDir: '/p/zsh', runsDir: '/p/runs' };
+    it('every managed terminal gets pagers that print; zsh also loses its end-of-line mark', () => {
+      assert.deepEqual(managedEnv('bash'), PAGER_ENV);
+      assert.equal(managedEnv('zsh').PROMPT_EOL_MARK, '');
+      assert.equal(PAGER_ENV.GIT_PAGER, 'cat');
+      assert.equal(PAGER_ENV.PAGER, 'cat');
+    });
+    it('bash --init-file, zsh ZDOTDIR (the user\'s kept), fish --init-command, sh $ENV (the user\'s kept)', () => {
+      assert.deepEqual(shepherdLaunch('bash', files, {}), { shellArgs: ['--init-file', '/p/bash.sh'], env: PAGER_ENV });
+      assert.deepEqual(shepherdLaunch('zsh', files, { ZDOTDIR: '/home/me/.zsh' })?.env, { ...managedEnv('zsh'), ZDOTDIR: '/p/zsh', TSHEP_USER_ZDOTDIR: '/home/me/.zsh' });
+      assert.deepEqual(shepherdLaunch('fish', files, {})?.shellArgs, ['--init-command', "source '/p/it\\'s\\\\fish.fish'"]);
+      assert.deepEqual(shepherdLaunch('sh', files, { ENV: '/home/me/.kshrc' })?.env, { ...PAGER_ENV, ENV: '/p/posix.sh', TSHEP_USER_ENV: '/home/me/.kshrc' });
+      assert.equal(shepherdLaunch('pwsh', files, {}), undefined);
+      assert.equal(shepherdLaunch('cmd', files, {}), undefined);
+    });
+    it('fishQuote survives fish itself', function () {
+      if (spawnSync('fish', ['--version']).error) this.skip();
+      const value = "it's a \\ path; $HOME";
+      const r = spawnSync('fish', ['-c', `printf '%s' ${fishQuote(value)}`], { encoding: 'utf8' });
+      assert.equal(r.stdout, value);
+    });
+  });
+
+  describe('command lines', () => {
+    const dirs = new TempDirs();
+    after(() => dirs.cleanup());
+
+    it('only commands with inner line breaks need a file (a trailing newline does not)', () => {
+      assert.equal(needsScriptFile('echo a'), false);
+      assert.equal(needsScriptFile('echo a\n'), false);
+      assert.equal(needsScriptFile('echo a\necho b'), true);
+      assert.equal(needsScriptFile('echo a\r\necho b'), true);
+    });
+    it('sources per shell; sh with our integration prints C first', () => {
+      assert.equal(sourceLine('bash', 'vscode', "/r/it's.sh"), ". '/r/it'\\''s.sh'");
+      assert.equal(sourceLine('fish', 'shepherd', '/r/c.fish'), "source '/r/c.fish'");
+      assert.equal(sourceLine('pwsh', 'vscode', "C:\\r\\it's.ps1"), ". 'C:\\r\\it''s.ps1'");
+      assert.equal(sourceLine('sh', 'shepherd', '/r/c.sh'), "__tshep_c; . '/r/c.sh'");
+    });
+    it('single lines go as typed, except sh with our integration: C, then eval of the quoted command', () => {
+      assert.equal(singleLine('bash', 'vscode', 'echo hi'), 'echo hi');
+      assert.equal(singleLine('sh', 'shepherd', "echo it's"), "__tshep_c; eval 'echo it'\\''s'");
+    });
+    it('writes a multi-line command to a private file and removes it on dispose', async () => {
+      const runsDir = dirs.make('runs-');
+      const prepared = await prepareCommand('cd /tmp\r\ncat <<EOF\nx\nEOF\n\n', 'zsh', 'vscode', runsDir);
+      const file = /^\. '(.+)'$/.exec(prepared.line)![1]!;
+      assert.ok(file.startsWith(runsDir));
+      assert.equal(readFileSync(file, 'utf8'), 'cd /tmp\ncat <<EOF\nx\nEOF\n');
+      prepared.dispose();
+      await new Promise((r) => setTimeout(r, 50));
+      assert.equal(existsSync(file), false);
+    });
+    it('without a private folder a multi-line command is sent as typed', async () => {
+      assert.equal((await prepareCommand('a\nb', 'bash', 'vscode', undefined)).line, 'a\nb');
+    });
+  });
+});
