@@ -30,16 +30,17 @@ __tshep_ran=
 # First in PROMPT_COMMAND: the command's status is still in $?, and is handed on unchanged.
 __tshep_precmd() {
 	__tshep_status=$?
+	return $__tshep_status
+}
+# Last in PROMPT_COMMAND: D only now, once the user's hooks are done, so "the command ended" also
+# means "the shell is back at its prompt"; a hook may have set PS1 or PS0 afresh.
+__tshep_postcmd() {
 	if [ -n "$__tshep_ran" ]; then
 		builtin printf '\e]633;D;%s\a' "$__tshep_status"
 	else
 		builtin printf '\e]633;D\a'
 	fi
 	__tshep_ran=
-	return $__tshep_status
-}
-# Last in PROMPT_COMMAND: a prompt hook of the user's may have set PS1 or PS0 afresh.
-__tshep_postcmd() {
 	__tshep_esc "$PWD"
 	builtin printf '\e]633;P;Cwd=%s\a' "$__tshep_escaped"
 	case $PS1 in *'633;A'*) ;; *) PS1='\[\e]633;A\a\]'"$PS1"'\[\e]633;B\a\]' ;; esac

@@ -29,15 +29,10 @@ __tshep_esc() {
 	REPLY=$out
 }
 
-typeset -g __tshep_ran=
+typeset -g __tshep_ran= __tshep_status=0
+# First precmd hook: the command's status is still in $?; it is handed on unchanged.
 __tshep_precmd_first() {
-	local status_=$?
-	if [[ -n $__tshep_ran ]]; then
-		builtin printf '\e]633;D;%s\a' $status_
-	else
-		builtin printf '\e]633;D\a'
-	fi
-	__tshep_ran=
+	__tshep_status=$?
 	# Stay first and last even when a plugin added hooks after us.
 	if [[ ${precmd_functions[1]} != __tshep_precmd_first ]]; then
 		precmd_functions=(__tshep_precmd_first ${precmd_functions:#__tshep_precmd_first})
@@ -45,16 +40,24 @@ __tshep_precmd_first() {
 	if [[ ${precmd_functions[-1]} != __tshep_precmd_last ]]; then
 		precmd_functions=(${precmd_functions:#__tshep_precmd_last} __tshep_precmd_last)
 	fi
-	return $status_
+	return $__tshep_status
 }
+# Last precmd hook: D only now, once the user's hooks (a theme building its prompt in forked
+# subshells) are done, so "the command ended" also means "the shell is back at its prompt".
 __tshep_precmd_last() {
-	local status_=$? REPLY
+	local REPLY
+	if [[ -n $__tshep_ran ]]; then
+		builtin printf '\e]633;D;%s\a' $__tshep_status
+	else
+		builtin printf '\e]633;D\a'
+	fi
+	__tshep_ran=
 	__tshep_esc "$PWD"
 	builtin printf '\e]633;P;Cwd=%s\a' "$REPLY"
 	if [[ $PS1 != *'633;A'* ]]; then
 		PS1=$'%{\e]633;A\a%}'"$PS1"$'%{\e]633;B\a%}'
 	fi
-	return $status_
+	return $__tshep_status
 }
 __tshep_preexec() {
 	local REPLY

@@ -11,7 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { Locator, Page } from 'playwright-core';
 import type { ListProcessesResult } from '../../common/src/protocol';
 import { repoRoot } from '../support/mcpClient';
-import { E2E_SETTINGS, flatten, makeWorkspace, waitFor } from '../support/shepherdE2e';
+import { E2E_MACHINE_SETTINGS, E2E_SETTINGS, flatten, makeWorkspace, waitFor } from '../support/shepherdE2e';
 import { launchVsCode, type VsCode } from '../support/vscodeHarness';
 import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
 
@@ -116,7 +116,7 @@ describe('the .vsix: npm run package, only what ships, installed into a fresh VS
       await ensureVsCode();
       workspace = makeWorkspace();
       const t0 = Date.now();
-      vsc = await launchVsCode({ workspace, vsix: [VSIX], settings: E2E_SETTINGS, label: 'vsix' });
+      vsc = await launchVsCode({ workspace, vsix: [VSIX], settings: E2E_SETTINGS, machineSettings: E2E_MACHINE_SETTINGS, label: 'vsix' });
       timings['install + open VS Code'] = Date.now() - t0;
       await waitFor('the installed extension to advertise its bridge', 60_000, () => existsSync(path.join(workspace, '.devtools', 'bridge.json')));
     });

@@ -15,8 +15,14 @@ import { launchVsCode, type LaunchOptions, type VsCode } from './vscodeHarness';
 export { alive } from './vscodeHarness';
 
 export const E2E_SETTINGS: Record<string, unknown> = {
-  'terminalShepherd.terminal.shellPath': '/bin/bash',
   'terminal.integrated.shellIntegration.enabled': true,
+  // The extension's log is kept with the artifacts of a failed test: executions in it too.
+  'terminalShepherd.log.level': 'debug',
+};
+
+/** Machine settings: terminalShepherd.terminal.shellPath is machine-overridable, so in code-server's remote window it applies only from here. */
+export const E2E_MACHINE_SETTINGS: Record<string, unknown> = {
+  'terminalShepherd.terminal.shellPath': '/bin/bash',
 };
 
 export function makeWorkspace(): string {
@@ -46,12 +52,15 @@ export interface ShepherdWindow {
   stop(failed: boolean): Promise<void>;
 }
 
-export async function openShepherdWindow(options: { workspace?: string; settings?: Record<string, unknown>; label?: string; launch?: Partial<LaunchOptions> } = {}): Promise<ShepherdWindow> {
+export async function openShepherdWindow(
+  options: { workspace?: string; settings?: Record<string, unknown>; machineSettings?: Record<string, unknown>; label?: string; launch?: Partial<LaunchOptions> } = {},
+): Promise<ShepherdWindow> {
   const workspace = options.workspace ?? makeWorkspace();
   const vscode = await launchVsCode({
     workspace,
     extensions: [repoRoot],
     settings: { ...E2E_SETTINGS, ...options.settings },
+    machineSettings: { ...E2E_MACHINE_SETTINGS, ...options.machineSettings },
     label: options.label ?? 'shepherd',
     ...options.launch,
   });

@@ -68,6 +68,9 @@ export interface LaunchOptions {
   vsix?: string[];
   /** User settings (User/settings.json), written before start, over DEFAULT_SETTINGS. */
   settings?: Record<string, unknown>;
+  /** Machine settings (Machine/settings.json): code-server's window is remote, so machine and
+   * machine-overridable settings (terminalShepherd.terminal.shellPath) only apply from here. */
+  machineSettings?: Record<string, unknown>;
   /** Extra environment for code-server, hence for the extension host, pty host and terminals. `undefined` removes a variable.
    * By default TMPDIR points into the launch's temp dir (removed by stop()) and TS_HARNESS_RUN_ID /
    * TS_TEST_DRIVER_SOCKET are set; npm_*, VSCODE_*, NODE_OPTIONS and the like of the caller are dropped. */
@@ -604,7 +607,8 @@ export class VsCode {
     fs.mkdirSync(path.join(this.userDataDir, 'User'), { recursive: true });
     fs.mkdirSync(this.extensionsDir, { recursive: true });
     fs.writeFileSync(this.dirs.configFile, 'auth: none\ncert: false\n');
-    fs.writeFileSync(path.join(this.userDataDir, 'User', 'settings.json'), JSON.stringify({ ...DEFAULT_SETTINGS, ...this.options.settings }, null, 2) + '\n');
+    this.writeUserSettings(this.options.settings ?? {});
+    this.writeMachineSettings(this.options.machineSettings ?? {});
     const folders = [...(this.options.extensions ?? [])];
     if (this.options.driver !== false) folders.push(DRIVER_EXTENSION_DIR);
     const linked: Array<{ id: string; version: string; folder: string }> = [];
@@ -631,6 +635,18 @@ export class VsCode {
       }
       fs.writeFileSync(manifestFile, JSON.stringify(entries));
     }
+  }
+
+  /** Rewrites User/settings.json (DEFAULT_SETTINGS under `settings`); a running window picks the change up. */
+  writeUserSettings(settings: Record<string, unknown>): void {
+    fs.mkdirSync(path.join(this.userDataDir, 'User'), { recursive: true });
+    fs.writeFileSync(path.join(this.userDataDir, 'User', 'settings.json'), JSON.stringify({ ...DEFAULT_SETTINGS, ...settings }, null, 2) + '\n');
+  }
+
+  /** Rewrites Machine/settings.json (where a remote window reads machine-scoped settings); a running window picks the change up. */
+  writeMachineSettings(settings: Record<string, unknown>): void {
+    fs.mkdirSync(path.join(this.userDataDir, 'Machine'), { recursive: true });
+    fs.writeFileSync(path.join(this.userDataDir, 'Machine', 'settings.json'), JSON.stringify(settings, null, 2) + '\n');
   }
 
   /** Starts code-server, opens the workbench and connects the driver (as configured). */

@@ -129,7 +129,13 @@ describe('LinuxProcessMonitor.probeShell (real bash under a real pty)', function
     assert.equal(a.readingTerminal, false);
     type('\x03');
     await until('back at the prompt', (x) => x.foreground === 'shell');
-    type('set -m\n');
+    // A job started in the background without job control (fish does so at its first start) is
+    // detached from the terminal: it does not hold it.
+    type('sleep 5 </dev/null >/dev/null 2>&1 &\n');
+    await new Promise((r) => setTimeout(r, 300));
+    const b = await monitor.probeShell(shellPid);
+    assert.equal(b.foreground, 'shell');
+    type('kill %1; set -m\n');
   });
 
   it('a dead or tty-less process is unknown', async () => {

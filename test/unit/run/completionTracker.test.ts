@@ -104,12 +104,27 @@ describe('CompletionTracker', () => {
     assert.deepEqual(t.evaluate(60), { kind: 'completed', exitCode: 0, at: 60 });
   });
 
-  it('reports an unknown exit code as undefined', () => {
+  it('an end without an exit code is weak evidence: no probe, only the grace completes it, with the code undefined', () => {
     const t = new CompletionTracker(config);
     t.executionStarted(A, 0);
     t.executionEnded(A, undefined, 10);
+    assert.deepEqual(t.evaluate(10), { kind: 'settling', wakeAt: 3010 });
     t.shellProbed('idle', 11);
-    assert.deepEqual(t.evaluate(20), { kind: 'completed', exitCode: undefined, at: 20 });
+    assert.deepEqual(t.evaluate(20), { kind: 'settling', wakeAt: 3010 }, 'an idle shell does not shortcut it');
+    assert.deepEqual(t.evaluate(3010), { kind: 'completed', exitCode: undefined, at: 3010 });
+  });
+
+  it('after a codeless end, the real execution that follows within the grace decides (a theme redrew the prompt)', () => {
+    const t = new CompletionTracker(config);
+    t.expectOwn(A);
+    t.executionStarted(A, 0);
+    t.executionEnded(A, undefined, 5);
+    t.expectOwn(B);
+    t.executionStarted(B, 120);
+    assert.deepEqual(t.evaluate(200), { kind: 'running' });
+    t.executionEnded(B, 0, 140);
+    t.shellProbed('idle', 141);
+    assert.deepEqual(t.evaluate(146), { kind: 'completed', exitCode: 0, at: 146 });
   });
 
   it('completion is sticky: later events change nothing', () => {
@@ -127,5 +142,32 @@ describe('CompletionTracker', () => {
     t.executionStarted(A, 0);
     t.executionEnded(A, 0, 10);
     assert.deepEqual(t.evaluate(10), { kind: 'completed', exitCode: 0, at: 10 });
+  });
+
+  it('a stray end before the run\'s own execution was seen cannot complete the run (microsoft/vscode#208650)', () => {
+    const t = new CompletionTracker(config);
+    t.expectOwn(A);
+    t.executionStarted('spurious', 0);
+    t.executionEnded('spurious', undefined, 1);
+    t.shellProbed('idle', 2);
+    assert.deepEqual(t.evaluate(10_000), { kind: 'running' }, 'not even past the grace');
+    t.executionStarted(A, 20);
+    t.executionEnded(A, 7, 30);
+    t.shellProbed('idle', 31);
+    assert.deepEqual(t.evaluate(40), { kind: 'completed', exitCode: 7, at: 40 });
+  });
+
+  it('the own execution may be reported under another id (expectOwn both); a later end without a code keeps the code', () => {
+    const t = new CompletionTracker(config);
+    t.expectOwn(A);
+    t.executionStarted(B, 0);
+    assert.equal(t.ownExecutionSeen, false);
+    t.expectOwn(B);
+    assert.equal(t.ownExecutionSeen, true);
+    t.executionEnded(B, 4, 10);
+    t.executionStarted('late', 11);
+    t.executionEnded('late', undefined, 12);
+    t.shellProbed('idle', 13);
+    assert.deepEqual(t.evaluate(3012), { kind: 'completed', exitCode: 4, at: 3012 });
   });
 });

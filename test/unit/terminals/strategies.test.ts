@@ -39,8 +39,12 @@ describe('execution strategies: pure logic', () => {
   describe('strategyChain', () => {
     const chain = (kind: Parameters<typeof strategyChain>[0]['kind'], vscodeInjection = true, preference: Parameters<typeof strategyChain>[0]['preference'] = 'auto') =>
       strategyChain({ kind, vscodeInjection, preference });
-    it('bash, zsh, fish: VS Code first, then ours, then the pseudoterminal', () => {
-      for (const kind of ['bash', 'zsh', 'fish'] as const) assert.deepEqual(chain(kind), ['vscode', 'shepherd', 'pseudoterminal']);
+    it('bash, fish: VS Code first, then ours, then the pseudoterminal', () => {
+      for (const kind of ['bash', 'fish'] as const) assert.deepEqual(chain(kind), ['vscode', 'shepherd', 'pseudoterminal']);
+    });
+    it('zsh: ours first (prompt themes defeat VS Code\'s), then VS Code\'s, then the pseudoterminal', () => {
+      assert.deepEqual(chain('zsh'), ['shepherd', 'vscode', 'pseudoterminal']);
+      assert.deepEqual(chain('zsh', true, 'vscode'), ['vscode', 'shepherd', 'pseudoterminal']);
     });
     it('injection off: ours first', () => {
       assert.deepEqual(chain('bash', false), ['shepherd', 'pseudoterminal']);
@@ -73,7 +77,11 @@ describe('execution strategies: pure logic', () => {
     });
     it('bash --init-file, zsh ZDOTDIR (the user\'s kept), fish --init-command, sh $ENV (the user\'s kept)', () => {
       assert.deepEqual(shepherdLaunch('bash', files, {}), { shellArgs: ['--init-file', '/p/bash.sh'], env: PAGER_ENV });
-      assert.deepEqual(shepherdLaunch('zsh', files, { ZDOTDIR: '/home/me/.zsh' })?.env, { ...managedEnv('zsh'), ZDOTDIR: '/p/zsh', TSHEP_USER_ZDOTDIR: '/home/me/.zsh' });
+      assert.deepEqual(shepherdLaunch('zsh', files, { ZDOTDIR: '/home/me/.zsh' }, 'linux'), {
+        shellArgs: ['-i'],
+        env: { ...managedEnv('zsh'), ZDOTDIR: '/p/zsh', TSHEP_USER_ZDOTDIR: '/home/me/.zsh' },
+      });
+      assert.deepEqual(shepherdLaunch('zsh', files, {}, 'darwin')?.shellArgs, ['-i', '-o', 'login']);
       assert.deepEqual(shepherdLaunch('fish', files, {})?.shellArgs, ['--init-command', "source '/p/it\\'s\\\\fish.fish'"]);
       assert.deepEqual(shepherdLaunch('sh', files, { ENV: '/home/me/.kshrc' })?.env, { ...PAGER_ENV, ENV: '/p/posix.sh', TSHEP_USER_ENV: '/home/me/.kshrc' });
       assert.equal(shepherdLaunch('pwsh', files, {}), undefined);

@@ -165,7 +165,7 @@ describe('TerminalService against a fake TerminalHost', () => {
     });
 
     it('reuses an idle terminal by name and creates a new one for a new name, in the workspace folder', async () => {
-      setup({ settings: { shellPath: '/bin/zsh' } });
+      setup({ settings: { shellPath: '/usr/bin/fish' } });
       script(host, { one: ['1\r\n', 0], two: ['2\r\n', 0], three: ['3\r\n', 0] });
       assert.equal((await service.run({ command: 'one' })).output, '1');
       const second = await service.run({ command: 'two' });
@@ -183,8 +183,8 @@ describe('TerminalService against a fake TerminalHost', () => {
       assert.deepEqual(
         host.terminals.map((t) => t.options),
         [
-          { name: 'Shepherd: default', reveal: true, cwd: workspace, shellPath: '/bin/zsh', env: managedEnv('zsh') },
-          { name: 'Shepherd: build', reveal: true, cwd: workspace, shellPath: '/bin/zsh', env: managedEnv('zsh') },
+          { name: 'Shepherd: default', reveal: true, cwd: workspace, shellPath: '/usr/bin/fish', env: managedEnv('fish') },
+          { name: 'Shepherd: build', reveal: true, cwd: workspace, shellPath: '/usr/bin/fish', env: managedEnv('fish') },
         ],
       );
       assert.deepEqual(host.integrationWaits, [1000, 1000]);
@@ -233,6 +233,26 @@ describe('TerminalService against a fake TerminalHost', () => {
       assert.match(env.ENV!, /posix\.sh$/);
       assert.equal(env.TSHEP_USER_ENV, process.env.ENV ?? '');
       assert.deepEqual(service.list().map((t) => [t.shell, t.strategy]), [['dash', 'shepherd']]);
+    });
+
+    it('takes the first execution after the command was sent as the run\'s own, even under another command line (a wrapped long line)', async () => {
+      host.onExecute = (_ours, terminal) => {
+        // VS Code read the line from the screen: the wrap shows as a line break; ours never starts.
+        const seen = terminal.typed('echo a-long-\nline');
+        seen.complete('a-long-line\r\n', 5);
+      };
+      const result = await service.run({ command: 'echo a-long-line' });
+      assert.deepEqual([result.status, result.output, result.exitCode], ['completed', 'a-long-line', 5]);
+    });
+
+    it('a codeless end right before the real execution (a theme redrew the prompt) does not end the run', async () => {
+      host.onExecute = (ours, terminal) => {
+        ours.start();
+        ours.end(undefined);
+        setTimeout(() => terminal.typed(ours.commandLine).complete('real\r\n', 0), 100);
+      };
+      const result = await service.run({ command: 'echo real' });
+      assert.deepEqual([result.status, result.output, result.exitCode], ['completed', 'real', 0]);
     });
 
     it('runs a multi-line command as one execution that sources a private temp file, removed when the run ends', async () => {

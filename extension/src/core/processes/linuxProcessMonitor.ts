@@ -202,8 +202,11 @@ export class LinuxProcessMonitor implements ProcessMonitor {
         foreground = 'job';
         members = tree.filter((p) => p.pgrp === shell.tpgid);
       } else {
-        // Without job control (bash +m, pwsh) a command runs in the shell's own group.
-        members = tree.filter((p) => p.pgrp === shell.pgrp);
+        // Without job control (bash +m, pwsh) a command runs in the shell's own group. So do
+        // jobs a shell started in the background before job control was on (fish generating
+        // completions at its first start): those are detached from the terminal, not holding it.
+        const tty = this.readLink(`${this.root}/${shellPid}/fd/0`);
+        members = tree.filter((p) => p.pgrp === shell.pgrp && (tty === undefined || !isTerminalDevice(tty) || this.usesTerminal(p.pid, tty)));
         foreground = members.length > 0 ? 'job' : 'shell';
       }
     } else {
@@ -360,6 +363,11 @@ export class LinuxProcessMonitor implements ProcessMonitor {
     } catch {
       return undefined;
     }
+  }
+
+  /** Whether stdin, stdout or stderr of `pid` is the terminal `tty`. */
+  private usesTerminal(pid: number, tty: string): boolean {
+    return [0, 1, 2].some((fd) => this.readLink(`${this.root}/${pid}/fd/${fd}`) === tty);
   }
 
   /** True when a foreground process (any of its threads) is blocked in a read of a terminal. */

@@ -129,6 +129,17 @@ export class CommandRun {
     void drain.finally(() => this.drains.delete(drain));
   }
 
+  /** Whether the run's own execution has been seen starting or ending. */
+  get ownExecutionSeen(): boolean {
+    return this.tracker.ownExecutionSeen;
+  }
+
+  /** `id` stands for the run's own execution (see CompletionTracker.expectOwn). */
+  expectOwnExecution(id: unknown): void {
+    this.tracker.expectOwn(id);
+    this.reschedule();
+  }
+
   executionStarted(id: unknown): void {
     this.markActivity();
     this.tracker.executionStarted(id, this.env.now());

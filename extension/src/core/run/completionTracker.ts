@@ -3,11 +3,18 @@
  * rule is unit-testable with synthetic events and an explicit clock.
  *
  * A run is completed only when:
+ *  (0) its own execution (the one executeCommand returned, or a start with the same command line)
+ *      has been seen, started or ended: a stray end from before it (VS Code reports spurious
+ *      executions right after activation, microsoft/vscode#208650, and prompt themes confuse its
+ *      command detection) cannot end the run,
  *  (a) every execution it caused has reported its end (with its exit code, when the shell gave one),
  *  (b) no new execution started in the terminal since the last end (a new one, such as the next
  *      line of multi-line input or an activation script, resets the wait), and
  *  (c) the shell is confirmed idle at its prompt: either an OS probe taken after the last end
  *      says so, followed by a short settle, or — when the OS cannot tell — the grace period passed.
+ *      An end without an exit code is weak evidence (VS Code reports one when a theme redraws the
+ *      prompt while the command line is still being read, and the real execution follows under
+ *      another object): after it only the grace period completes the run.
  * Silence is never evidence: a quiet command (sleep) keeps the run open until its end arrives.
  */
 
@@ -30,8 +37,11 @@ export type CompletionDecision =
 export class CompletionTracker {
   private readonly active = new Set<unknown>();
   private readonly ended = new Set<unknown>();
+  private readonly own = new Set<unknown>();
+  private ownSeen = false;
   private lastEndAt: number | undefined;
   private lastExitCode: number | undefined;
+  private lastEndHadCode = false;
   private confirmedAt: number | undefined;
   private lastProbeAt: number | undefined;
   private osCanTell = true;
@@ -47,12 +57,24 @@ export class CompletionTracker {
     return this.active.size + this.ended.size;
   }
 
+  /** `id` is the run's own execution (several ids may stand for it: see the class comment). */
+  expectOwn(id: unknown): void {
+    this.own.add(id);
+    if (this.active.has(id) || this.ended.has(id)) this.ownSeen = true;
+  }
+
+  /** Whether the run's own execution has started or ended (always true when none is expected). */
+  get ownExecutionSeen(): boolean {
+    return this.ownSeen || this.own.size === 0;
+  }
+
   /** An execution began in the terminal (ours or a cascade it caused). */
   executionStarted(id: unknown, _at: number): void {
     if (this.completion || this.ended.has(id)) {
       return;
     }
     this.active.add(id);
+    if (this.own.has(id)) this.ownSeen = true;
     this.confirmedAt = undefined;
   }
 
@@ -63,8 +85,11 @@ export class CompletionTracker {
     }
     this.active.delete(id);
     this.ended.add(id);
+    if (this.own.has(id)) this.ownSeen = true;
     this.lastEndAt = at;
-    this.lastExitCode = exitCode;
+    // A later end without a code (a spurious execution) does not erase a code already reported.
+    if (exitCode !== undefined || this.ended.size === 1) this.lastExitCode = exitCode;
+    this.lastEndHadCode = exitCode !== undefined;
     this.confirmedAt = undefined;
     this.lastProbeAt = undefined;
   }
@@ -89,11 +114,11 @@ export class CompletionTracker {
     if (this.completion) {
       return { kind: 'completed', ...this.completion };
     }
-    if (this.active.size > 0 || this.lastEndAt === undefined) {
+    if (this.active.size > 0 || this.lastEndAt === undefined || !this.ownExecutionSeen) {
       return { kind: 'running' };
     }
     const graceEnd = this.lastEndAt + this.config.graceMs;
-    if (this.confirmedAt !== undefined) {
+    if (this.confirmedAt !== undefined && this.lastEndHadCode) {
       const settleEnd = Math.max(this.lastEndAt + this.config.settleMs, this.confirmedAt);
       if (now >= settleEnd) {
         return this.complete(now);
@@ -103,7 +128,7 @@ export class CompletionTracker {
     if (now >= graceEnd) {
       return this.complete(now);
     }
-    const wantsProbe = this.osCanTell;
+    const wantsProbe = this.osCanTell && this.lastEndHadCode;
     const probeAt = wantsProbe
       ? this.lastProbeAt === undefined || this.lastProbeAt < this.lastEndAt
         ? now

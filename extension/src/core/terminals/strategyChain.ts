@@ -22,10 +22,23 @@ const VSCODE_INJECTS: ReadonlySet<ShellKind> = new Set(['bash', 'zsh', 'fish', '
 /** Shells a script of ours covers. */
 const SHEPHERD_COVERS: ReadonlySet<ShellKind> = new Set(['bash', 'zsh', 'fish', 'sh']);
 
+/**
+ * Shells where our integration goes before VS Code's: under prompt themes VS Code's zsh script
+ * loses command boundaries (seen with powerlevel9k + zsh-autosuggestions +
+ * zsh-syntax-highlighting: executions that end at once with no exit code, command lines taken
+ * from the right prompt, the real end never reported; powerlevel10k turns it off,
+ * microsoft/vscode#146587), while ours keeps its precmd hooks first and last and marks the
+ * prompt again after a theme rebuilt it.
+ */
+const SHEPHERD_FIRST: ReadonlySet<ShellKind> = new Set(['zsh']);
+
 export function strategyChain(input: ChainInput): StrategyName[] {
   const chain: StrategyName[] = [];
-  if (input.vscodeInjection && VSCODE_INJECTS.has(input.kind)) chain.push('vscode');
-  if (SHEPHERD_COVERS.has(input.kind)) chain.push('shepherd');
+  const vscode = input.vscodeInjection && VSCODE_INJECTS.has(input.kind);
+  const shepherd = SHEPHERD_COVERS.has(input.kind);
+  if (shepherd && SHEPHERD_FIRST.has(input.kind)) chain.push('shepherd');
+  if (vscode) chain.push('vscode');
+  if (shepherd && !SHEPHERD_FIRST.has(input.kind)) chain.push('shepherd');
   chain.push('pseudoterminal');
   // A preferred tier goes first when it can work for this shell; the others stay as fallbacks.
   if (input.preference === 'auto' || !chain.includes(input.preference)) return chain;

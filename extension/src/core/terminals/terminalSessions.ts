@@ -67,11 +67,16 @@ const TERMINAL_TITLE_PREFIX = 'Shepherd: ';
 const SETTLE_MS = 2;
 const PROBE_INTERVAL_MS = 50;
 const DRAIN_TIMEOUT_MS = 1000;
+/** Probes (and the pause between them) before a foreground job the user started counts as busy. */
+const BUSY_PROBES = 3;
+const BUSY_PROBE_INTERVAL_MS = 100;
 
 export class TerminalSession implements TerminalSessionView {
   currentRun: CommandRun | undefined;
   /** Executions of the current run (its own command and cascades it caused). */
   readonly runExecutions = new Set<ShellExecution>();
+  /** The command line sent for the current run (a start with this line is the run's own). */
+  sentLine: string | undefined;
   /** Executions the user started by typing, still running. */
   readonly foreignExecutions = new Set<ShellExecution>();
   closed = false;
@@ -191,6 +196,8 @@ export class TerminalSessions implements Disposable {
       throw error;
     }
     session.runExecutions.add(execution);
+    session.sentLine = prepared.line;
+    run.expectOwnExecution(execution);
     run.attachExecution(execution);
     this.deps.logger.info(`terminal "${session.name}": run ${run.id} started: ${command}${prepared.line !== command ? ` (sent as: ${prepared.line})` : ''}`);
     this.changeEmitter.fire({ kind: 'runStarted', session, run });
@@ -230,12 +237,17 @@ export class TerminalSessions implements Disposable {
       return;
     }
     // The probe is asynchronous: hold the terminal meanwhile so a concurrent call is refused.
+    // A job only counts if it holds the terminal on a few probes in a row: shells and prompt
+    // themes run short helpers at the prompt (fish's `kill -L`, a theme's git status).
     session.reserved = true;
     try {
-      const activity = await this.deps.probeShell(session.shellPid).catch(() => undefined);
-      if (activity?.foreground === 'job') {
-        throw busyError(session.name, busyReasons.foreground(activity.foregroundCommand));
+      let activity: ShellActivity | undefined;
+      for (let probe = 0; probe < BUSY_PROBES; probe++) {
+        if (probe > 0) await new Promise((resolve) => setTimeout(resolve, BUSY_PROBE_INTERVAL_MS));
+        activity = await this.deps.probeShell(session.shellPid).catch(() => undefined);
+        if (activity?.foreground !== 'job') return;
       }
+      throw busyError(session.name, busyReasons.foreground(activity?.foregroundCommand));
     } finally {
       session.reserved = false;
     }
@@ -350,11 +362,17 @@ export class TerminalSessions implements Disposable {
     const session = this.sessionOf(terminal);
     if (!session) return;
     const run = session.currentRun;
+    this.deps.logger.debug(`terminal "${session.name}": execution started: ${JSON.stringify(execution.commandLine)}${session.runExecutions.has(execution) ? ' (the run\'s own)' : run?.active ? ' (during the run)' : ' (typed)'}`);
     if (session.runExecutions.has(execution)) {
       run?.executionStarted(execution);
     } else if (run?.active) {
       // A cascade (next line of multi-line input, an activation script): part of the same run.
+      // The first execution after ours was sent, or one with the very line we sent, is our own
+      // reported as another object: without a trusted command line (VS Code's nonce) VS Code
+      // reads it from the screen, where a long line wraps, and matches executions first in,
+      // first out.
       session.runExecutions.add(execution);
+      if (!run.ownExecutionSeen || execution.commandLine === session.sentLine) run.expectOwnExecution(execution);
       run.attachExecution(execution);
       run.executionStarted(execution);
     } else {
@@ -365,6 +383,7 @@ export class TerminalSessions implements Disposable {
   private onEnd({ terminal, execution, exitCode }: ExecutionEndEvent): void {
     const session = this.sessionOf(terminal);
     if (!session) return;
+    this.deps.logger.debug(`terminal "${session.name}": execution ended (exit code ${exitCode ?? 'none'}): ${JSON.stringify(execution.commandLine)}`);
     if (session.foreignExecutions.delete(execution)) return;
     const run = session.currentRun;
     if (run?.active) {

@@ -35,13 +35,20 @@ export function managedEnv(kind: ShellKind): Record<string, string> {
 }
 
 /** Start-up of a shell with Terminal Shepherd's integration; undefined for shells we have no script for. */
-export function shepherdLaunch(kind: ShellKind, files: IntegrationFiles, env: NodeJS.ProcessEnv): ShellLaunch | undefined {
+export function shepherdLaunch(kind: ShellKind, files: IntegrationFiles, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): ShellLaunch | undefined {
   const base = managedEnv(kind);
+  // Explicit arguments also keep VS Code from injecting its own script on top of ours (it injects
+  // only into a shell started with no arguments or just a login flag).
   switch (kind) {
     case 'bash':
       return { shellArgs: ['--init-file', files.bash], env: base };
     case 'zsh':
-      return { env: { ...base, ZDOTDIR: files.zshDir, TSHEP_USER_ZDOTDIR: env.ZDOTDIR ?? '' } };
+      // A login shell on macOS, as VS Code starts it there (PATH from .zprofile); `-o login`
+      // rather than `-l`, which VS Code would take for its own.
+      return {
+        shellArgs: platform === 'darwin' ? ['-i', '-o', 'login'] : ['-i'],
+        env: { ...base, ZDOTDIR: files.zshDir, TSHEP_USER_ZDOTDIR: env.ZDOTDIR ?? '' },
+      };
     case 'fish':
       return { shellArgs: ['--init-command', `source ${fishQuote(files.fish)}`], env: base };
     case 'sh':

@@ -1,0 +1,205 @@
+// Every shell users have, end to end in a real VS Code (code-server): MCP client -> MCP server ->
+// bridge -> extension -> a terminal of that shell. One window for the whole matrix; the shell is
+// switched through the machine settings (terminalShepherd.terminal.shellPath is machine-scoped,
+// and code-server's window is remote), VS Code's own injection through the user settings. Each
+// shell's pid is checked in /proc: the shell that really ran, not the product's word.
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
+import { E2E_MACHINE_SETTINGS, makeWorkspace, openShepherdWindow, waitFor, type ShepherdWindow } from '../support/shepherdE2e';
+import { describeWhere } from '../support/skips';
+
+interface ShellCase {
+  /** Terminal-name prefix and test title. */
+  readonly label: string;
+  readonly shellPath: string;
+  /** Strategies this case may legitimately end up with (plugins can defeat VS Code's injection). */
+  readonly strategies: readonly string[];
+  readonly settings?: Record<string, unknown>;
+  /** POSIX heredoc; fish has none and gets its own multi-line command. */
+  readonly fish?: boolean;
+}
+
+const exists = (p: string): boolean => {
+  try {
+    return realpathSync(p).length > 0;
+  } catch {
+    return false;
+  }
+};
+
+const cases: readonly ShellCase[] = [
+  { label: 'bash', shellPath: '/bin/bash', strategies: ['vscode'] },
+  { label: 'bash-no-si', shellPath: '/bin/bash', strategies: ['shepherd'], settings: { 'terminal.integrated.shellIntegration.enabled': false } },
+  { label: 'zsh', shellPath: '/usr/bin/zsh', strategies: ['shepherd'] },
+  { label: 'zsh-vscode', shellPath: '/usr/bin/zsh', strategies: ['vscode'], settings: { 'terminalShepherd.terminal.strategy': 'vscode' } },
+  {
+    label: 'zsh-plugins',
+    shellPath: '/usr/bin/zsh',
+    strategies: ['shepherd'],
+    settings: { 'terminal.integrated.env.linux': { TSHEP_TEST_PLUGINS: '1' } },
+  },
+  { label: 'fish', shellPath: '/usr/bin/fish', strategies: ['vscode'], fish: true },
+  { label: 'dash', shellPath: '/usr/bin/dash', strategies: ['shepherd'] },
+  { label: 'mksh', shellPath: '/usr/bin/mksh', strategies: ['shepherd'] },
+];
+
+const missing = cases.filter((c) => !exists(c.shellPath)).map((c) => c.shellPath);
+
+/** A ZDOTDIR for the window: plain zsh, or zsh-autosuggestions + zsh-syntax-highlighting + powerlevel9k when TSHEP_TEST_PLUGINS is set. */
+function zshHome(): string {
+  const dir = path.join(os.tmpdir(), `tshep-zdot-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    path.join(dir, '.zshrc'),
+    [
+      'PROMPT="plain%# "',
+      'if [[ -n $TSHEP_TEST_PLUGINS ]]; then',
+      '  source /usr/share/zsh-autosuggestions/zsh-autosuggestions.zsh',
+      '  POWERLEVEL9K_MODE=ascii',
+      '  source /usr/share/powerlevel9k/powerlevel9k.zsh-theme',
+      '  source /usr/share/zsh-syntax-highlighting/zsh-syntax-highlighting.zsh',
+      'fi',
+      '',
+    ].join('\n'),
+  );
+  return dir;
+}
+
+describeWhere(missing.length === 0, `shells missing: ${missing.join(', ')} (the Debian packages in .ci/debian-packages)`)('every shell, in a real VS Code', function () {
+  this.timeout(180_000);
+  let win: ShepherdWindow;
+  let failed = false;
+
+  before(async function () {
+    this.timeout(900_000);
+    await ensureVsCode();
+    win = await openShepherdWindow({ label: 'shell-matrix', workspace: makeWorkspace(), launch: { env: { ZDOTDIR: zshHome() } } });
+  });
+  afterEach(function () {
+    failed ||= this.currentTest?.state === 'failed';
+  });
+  after(async () => {
+    await win?.stop(failed);
+  });
+
+  /** Switches the window to a shell case and waits until the extension host sees it. */
+  async function use(c: ShellCase): Promise<void> {
+    // User settings through the API (a rewritten User/settings.json is not noticed by a running
+    // code-server); the machine-scoped shell through Machine/settings.json, as a user would.
+    await win.vscode.driver.evaluate(`
+      const c = vscode.workspace.getConfiguration('terminal.integrated');
+      await c.update('shellIntegration.enabled', ${JSON.stringify(c.settings?.['terminal.integrated.shellIntegration.enabled'] ?? true)}, vscode.ConfigurationTarget.Global);
+      await c.update('env.linux', ${JSON.stringify(c.settings?.['terminal.integrated.env.linux'] ?? {})}, vscode.ConfigurationTarget.Global);
+      await vscode.workspace.getConfiguration('terminalShepherd').update('terminal.strategy', ${JSON.stringify(c.settings?.['terminalShepherd.terminal.strategy'] ?? 'auto')}, vscode.ConfigurationTarget.Global);
+    `);
+    win.vscode.writeMachineSettings({ ...E2E_MACHINE_SETTINGS, 'terminalShepherd.terminal.shellPath': c.shellPath });
+    const wanted = JSON.stringify([
+      c.shellPath,
+      c.settings?.['terminal.integrated.shellIntegration.enabled'] ?? true,
+      c.settings?.['terminal.integrated.env.linux'] ?? {},
+      c.settings?.['terminalShepherd.terminal.strategy'] ?? 'auto',
+    ]);
+    let seen = '';
+    await waitFor(`settings for ${c.label} (want ${wanted})`, 30_000, async () => {
+      seen = await win.vscode.driver.evaluate<string>(`
+        const c = vscode.workspace.getConfiguration();
+        return JSON.stringify([c.get('terminalShepherd.terminal.shellPath'), c.get('terminal.integrated.shellIntegration.enabled'), c.get('terminal.integrated.env.linux') ?? {}, c.get('terminalShepherd.terminal.strategy')]);
+      `);
+      return seen === wanted || undefined;
+    }).catch((error: Error) => {
+      throw new Error(`${error.message}; the window has ${seen}`);
+    });
+  }
+
+  for (const c of cases) {
+    describe(c.label, () => {
+      const t = (suffix: string): string => `${c.label}-${suffix}`;
+      before(async () => use(c));
+
+      it('exact echo; the strategy reported; the shell that really ran (from /proc)', async () => {
+        const r = await win.run('terminal_run', { command: 'echo hello world', name: t('main') });
+        assert.equal(r.status, 'completed', JSON.stringify(r));
+        assert.equal(r.output, 'hello world', JSON.stringify(r));
+        assert.equal(r.exitCode, 0);
+        assert.ok(c.strategies.includes(String(r.strategy)), `strategy ${r.strategy}`);
+        const exe = readlinkSync(`/proc/${r.pid}/exe`);
+        assert.equal(exe, realpathSync(c.shellPath), `the terminal's process is ${exe}`);
+        const list = await win.run('terminal_list', {});
+        const mine = (list.terminals as { name: string; shell: string; strategy: string }[]).find((x) => x.name === t('main'));
+        assert.equal(mine?.strategy, r.strategy);
+        assert.equal(mine?.shell, c.label.startsWith('zsh') ? 'zsh' : c.label.startsWith('bash') ? 'bash' : path.basename(c.shellPath));
+      });
+
+      it('an exit code other than 0 and 1', async () => {
+        const r = await win.run('terminal_run', { command: "sh -c 'exit 42'", name: t('main') });
+        assert.equal(r.status, 'completed');
+        assert.equal(r.exitCode, 42);
+      });
+
+      it('a silent command is never taken as done', async () => {
+        const r = await win.run('terminal_run', { command: 'sleep 2', name: t('main') });
+        assert.equal(r.status, 'completed');
+        assert.equal(r.output, '');
+        assert.ok(r.durationMs >= 1900, `${r.durationMs} ms`);
+      });
+
+      it('an input prompt, answered through terminal_input', async () => {
+        const asked = await win.run('terminal_run', { command: "printf 'Continue? [y/N] '; head -n 1", name: t('ask') });
+        assert.equal(asked.status, 'waiting_for_input', JSON.stringify(asked));
+        assert.equal(asked.prompt, 'Continue? [y/N]');
+        const answered = await win.run('terminal_input', { name: t('ask'), text: 'yes-from-agent' });
+        assert.equal(answered.status, 'completed');
+        assert.equal(answered.exitCode, 0);
+        assert.match(answered.output, /yes-from-agent$/);
+      });
+
+      it('cd persists in the terminal', async () => {
+        await win.run('terminal_run', { command: 'cd /tmp', name: t('main') });
+        const r = await win.run('terminal_run', { command: 'pwd', name: t('main') });
+        assert.equal(r.output, '/tmp');
+      });
+
+      it('a multi-line command with a heredoc: one run, whole output, exit code of the last line, variables persist', async () => {
+        const command = c.fish
+          ? "set -g TSHEP_V persisted\nprintf '%s\\n' 'line one' 'line two'\necho after\nsh -c 'exit 3'"
+          : "TSHEP_V=persisted\ncat <<EOF\nline one\nline two\nEOF\necho after\nsh -c 'exit 3'";
+        const r = await win.run('terminal_run', { command, name: t('main') });
+        assert.equal(r.status, 'completed');
+        assert.equal(r.output, 'line one\nline two\nafter');
+        assert.equal(r.exitCode, 3);
+        const v = await win.run('terminal_run', { command: 'echo $TSHEP_V', name: t('main') });
+        assert.equal(v.output, 'persisted');
+      });
+
+      it('large output: head and tail, the whole in the log file', async () => {
+        const r = await win.run('terminal_run', { command: 'seq 1 100000', name: t('main') });
+        assert.equal(r.status, 'completed');
+        assert.equal(r.truncated, true);
+        const lines = r.output.split('\n');
+        assert.equal(lines[0], '1');
+        assert.equal(lines.at(-1), '100000');
+        assert.equal(readFileSync(String(r.outputFile), 'utf8').trimEnd().split('\n').length, 100000);
+      });
+
+      it('Ctrl+C gives the interrupt exit code (130)', async () => {
+        const started = await win.run('terminal_run', { command: 'sleep 30', name: t('main'), waitMode: 'background' });
+        assert.equal(started.status, 'running');
+        const stopped = await win.run('terminal_input', { name: t('main'), text: '\u0003' });
+        assert.equal(stopped.status, 'completed');
+        assert.equal(stopped.exitCode, 130);
+      });
+
+      it('ten commands in a row, each with its own exact output and exit code', async () => {
+        for (let i = 0; i < 10; i++) {
+          const r = await win.run('terminal_run', { command: `echo run-${i}; sh -c 'exit ${i}'`, name: t('main') });
+          assert.equal(r.status, 'completed', `run ${i}`);
+          assert.equal(r.output, `run-${i}`, `run ${i}`);
+          assert.equal(r.exitCode, i, `run ${i}`);
+        }
+      });
+    });
+  }
+});
