@@ -10,6 +10,14 @@ if [ -z "${__tshep_loaded-}" ]; then
 	ENV=${TSHEP_USER_ENV-}
 	unset TSHEP_USER_ENV
 	__tshep_c() { printf '\033]633;C\007'; }
+	# A line editor (ksh, mksh) redraws the prompt while a line is typed, which would print D again
+	# and end the command before it ran: managed terminals type without one.
+	# (dash has none, and `set +o` of an unknown option would end this script there.)
+	if [ -n "${KSH_VERSION-}" ]; then
+		set +o emacs
+		set +o vi
+		set +o gmacs 2>/dev/null || :
+	fi
 	# $? must be expanded before anything else in PS1 can change it.
 	__tshep_e=$(printf '\033')
 	__tshep_a=$(printf '\007')

@@ -42,6 +42,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
     settings: readSettings,
     createOutput: createRunOutputFactory({ logsDir: path.join(dataDir, 'logs'), limitChars: () => readSettings().outputLimitChars, logger: log }),
     probeShell: (pid) => monitor.probeShell(pid),
+    descendants: (pid) => monitor.descendants(pid),
     workspaceFolder: () => workspaceFolder,
     integrationFiles: integrationFilesProvider(context.asAbsolutePath(path.join('extension', 'shell'))),
     logger: log,

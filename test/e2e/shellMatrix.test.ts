@@ -44,6 +44,7 @@ const cases: readonly ShellCase[] = [
   { label: 'fish', shellPath: '/usr/bin/fish', strategies: ['vscode'], fish: true },
   { label: 'dash', shellPath: '/usr/bin/dash', strategies: ['shepherd'] },
   { label: 'mksh', shellPath: '/usr/bin/mksh', strategies: ['shepherd'] },
+  { label: 'bash-pty', shellPath: '/bin/bash', strategies: ['pseudoterminal'], settings: { 'terminalShepherd.terminal.strategy': 'pseudoterminal' } },
 ];
 
 const missing = cases.filter((c) => !exists(c.shellPath)).map((c) => c.shellPath);
@@ -125,8 +126,15 @@ describeWhere(missing.length === 0, `shells missing: ${missing.join(', ')} (the 
         assert.equal(r.output, 'hello world', JSON.stringify(r));
         assert.equal(r.exitCode, 0);
         assert.ok(c.strategies.includes(String(r.strategy)), `strategy ${r.strategy}`);
-        const exe = readlinkSync(`/proc/${r.pid}/exe`);
-        assert.equal(exe, realpathSync(c.shellPath), `the terminal's process is ${exe}`);
+        if (r.strategy === 'pseudoterminal') {
+          // The terminal's pid is its keeper; each command runs in the shell, under it.
+          assert.equal(readFileSync(`/proc/${r.pid}/comm`, 'utf8').trim(), 'sh');
+          const inner = await win.run('terminal_run', { command: 'readlink /proc/$$/exe', name: t('main') });
+          assert.equal(inner.output, realpathSync(c.shellPath));
+        } else {
+          const exe = readlinkSync(`/proc/${r.pid}/exe`);
+          assert.equal(exe, realpathSync(c.shellPath), `the terminal's process is ${exe}`);
+        }
         const list = await win.run('terminal_list', {});
         const mine = (list.terminals as { name: string; shell: string; strategy: string }[]).find((x) => x.name === t('main'));
         assert.equal(mine?.strategy, r.strategy);
@@ -171,7 +179,9 @@ describeWhere(missing.length === 0, `shells missing: ${missing.join(', ')} (the 
         assert.equal(r.output, 'line one\nline two\nafter');
         assert.equal(r.exitCode, 3);
         const v = await win.run('terminal_run', { command: 'echo $TSHEP_V', name: t('main') });
-        assert.equal(v.output, 'persisted');
+        // The extension-owned terminal runs each command in a fresh shell: the cwd carries over,
+        // shell variables do not (README, strategies table).
+        assert.equal(v.output, c.strategies.includes('pseudoterminal') ? '' : 'persisted');
       });
 
       it('large output: head and tail, the whole in the log file', async () => {

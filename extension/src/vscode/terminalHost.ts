@@ -8,6 +8,8 @@ import type {
   CreateTerminalOptions,
   ExecutionEndEvent,
   ExecutionEvent,
+  PseudoterminalBehaviour,
+  PseudoterminalHandle,
   ShellExecution,
   ShellTerminal,
   TerminalCloseEvent,
@@ -119,6 +121,20 @@ export class VsCodeTerminalHost implements TerminalHost, Disposable {
       terminal.show(true);
     }
     return adapter;
+  }
+
+  createPseudoterminal(name: string, behaviour: PseudoterminalBehaviour, reveal: boolean): PseudoterminalHandle {
+    const pty: vscode.Pseudoterminal = {
+      onDidWrite: behaviour.onDidWrite,
+      onDidClose: behaviour.onDidClose,
+      open: (dimensions) => behaviour.open(dimensions?.columns, dimensions?.rows),
+      close: () => behaviour.close(),
+      handleInput: (data) => behaviour.handleInput(data),
+      setDimensions: (dimensions) => behaviour.setDimensions(dimensions.columns, dimensions.rows),
+    };
+    const terminal = vscode.window.createTerminal({ name, pty, iconPath: new vscode.ThemeIcon('terminal'), isTransient: true });
+    if (reveal) terminal.show(true);
+    return { show: (preserveFocus) => terminal.show(preserveFocus), dispose: () => terminal.dispose() };
   }
 
   defaultShell(): string | undefined {

@@ -14,6 +14,8 @@ import type {
   CreateTerminalOptions,
   ExecutionEndEvent,
   ExecutionEvent,
+  PseudoterminalBehaviour,
+  PseudoterminalHandle,
   ShellExecution,
   ShellTerminal,
   TerminalCloseEvent,
@@ -155,6 +157,27 @@ export class FakeTerminal implements ShellTerminal {
   }
 }
 
+/** The editor's side of an extension-owned terminal: opens it at once and keeps what it was shown. */
+export class FakePseudoterminal implements PseudoterminalHandle {
+  shown = '';
+  disposed = false;
+
+  constructor(
+    readonly name: string,
+    readonly behaviour: PseudoterminalBehaviour,
+    readonly reveal: boolean,
+  ) {
+    behaviour.onDidWrite((data) => (this.shown += data));
+    queueMicrotask(() => behaviour.open(100, 30));
+  }
+
+  show(): void {}
+
+  dispose(): void {
+    this.disposed = true;
+  }
+}
+
 export class FakeTerminalHost implements TerminalHost {
   private readonly startEmitter = new Emitter<ExecutionEvent>();
   private readonly endEmitter = new Emitter<ExecutionEndEvent>();
@@ -180,6 +203,15 @@ export class FakeTerminalHost implements TerminalHost {
     const terminal = new FakeTerminal(options.name, this.nextPid++, options, this);
     this.terminals.push(terminal);
     return terminal;
+  }
+
+  /** Extension-owned terminals created, with the behaviour the editor would drive and what they showed. */
+  readonly pseudoterminals: FakePseudoterminal[] = [];
+
+  createPseudoterminal(name: string, behaviour: PseudoterminalBehaviour, reveal: boolean): PseudoterminalHandle {
+    const pty = new FakePseudoterminal(name, behaviour, reveal);
+    this.pseudoterminals.push(pty);
+    return pty;
   }
 
   defaultShell(): string | undefined {

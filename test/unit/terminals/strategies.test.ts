@@ -1,8 +1,9 @@
 /** Strategy choice, shell kinds, launch options and the command lines sent per shell: pure logic. */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { needsScriptFile, prepareCommand, singleLine, sourceLine } from '../../../extension/src/core/terminals/commandText';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { LONG_LINE_CHARS, needsScriptFile, prepareCommand, singleLine, sourceLine } from '../../../extension/src/core/terminals/commandText';
 import type { IntegrationFiles } from '../../../extension/src/core/terminals/integration/integrationFiles';
 import { fishQuote, managedEnv, PAGER_ENV, shepherdLaunch } from '../../../extension/src/core/terminals/integration/integrationLaunch';
 import { shellInfo, shellLabel } from '../../../extension/src/core/terminals/shellKind';
@@ -71,19 +72,20 @@ describe('execution strategies: pure logic', () => {
     const files: IntegrationFiles = { bash: '/p/bash.sh', posix: '/p/posix.sh', fish: "/p/it's\\fish.fish", zshDir: '/p/zsh', runsDir: '/p/runs' };
     it('every managed terminal gets pagers that print; zsh also loses its end-of-line mark', () => {
       assert.deepEqual(managedEnv('bash'), PAGER_ENV);
+      assert.deepEqual(managedEnv('bash', '/p/runs'), { ...PAGER_ENV, TSHEP_R: '/p/runs' });
       assert.equal(managedEnv('zsh').PROMPT_EOL_MARK, '');
       assert.equal(PAGER_ENV.GIT_PAGER, 'cat');
       assert.equal(PAGER_ENV.PAGER, 'cat');
     });
     it('bash --init-file, zsh ZDOTDIR (the user\'s kept), fish --init-command, sh $ENV (the user\'s kept)', () => {
-      assert.deepEqual(shepherdLaunch('bash', files, {}), { shellArgs: ['--init-file', '/p/bash.sh'], env: PAGER_ENV });
+      assert.deepEqual(shepherdLaunch('bash', files, {}), { shellArgs: ['--init-file', '/p/bash.sh'], env: managedEnv('bash', '/p/runs') });
       assert.deepEqual(shepherdLaunch('zsh', files, { ZDOTDIR: '/home/me/.zsh' }, 'linux'), {
         shellArgs: ['-i'],
-        env: { ...managedEnv('zsh'), ZDOTDIR: '/p/zsh', TSHEP_USER_ZDOTDIR: '/home/me/.zsh' },
+        env: { ...managedEnv('zsh', '/p/runs'), ZDOTDIR: '/p/zsh', TSHEP_USER_ZDOTDIR: '/home/me/.zsh' },
       });
       assert.deepEqual(shepherdLaunch('zsh', files, {}, 'darwin')?.shellArgs, ['-i', '-o', 'login']);
       assert.deepEqual(shepherdLaunch('fish', files, {})?.shellArgs, ['--init-command', "source '/p/it\\'s\\\\fish.fish'"]);
-      assert.deepEqual(shepherdLaunch('sh', files, { ENV: '/home/me/.kshrc' })?.env, { ...PAGER_ENV, ENV: '/p/posix.sh', TSHEP_USER_ENV: '/home/me/.kshrc' });
+      assert.deepEqual(shepherdLaunch('sh', files, { ENV: '/home/me/.kshrc' })?.env, { ...managedEnv('sh', '/p/runs'), ENV: '/p/posix.sh', TSHEP_USER_ENV: '/home/me/.kshrc' });
       assert.equal(shepherdLaunch('pwsh', files, {}), undefined);
       assert.equal(shepherdLaunch('cmd', files, {}), undefined);
     });
@@ -99,17 +101,31 @@ describe('execution strategies: pure logic', () => {
     const dirs = new TempDirs();
     after(() => dirs.cleanup());
 
-    it('only commands with inner line breaks need a file (a trailing newline does not)', () => {
+    it('commands with inner line breaks need a file (a trailing newline does not); with our integration, long lines too', () => {
       assert.equal(needsScriptFile('echo a'), false);
       assert.equal(needsScriptFile('echo a\n'), false);
       assert.equal(needsScriptFile('echo a\necho b'), true);
       assert.equal(needsScriptFile('echo a\r\necho b'), true);
+      const long = `echo ${'x'.repeat(LONG_LINE_CHARS)}`;
+      assert.equal(needsScriptFile(long, 'vscode'), false, "VS Code's own integration reports the line itself");
+      assert.equal(needsScriptFile(long, 'shepherd'), true);
     });
-    it('sources per shell; sh with our integration prints C first', () => {
-      assert.equal(sourceLine('bash', 'vscode', "/r/it's.sh"), ". '/r/it'\\''s.sh'");
-      assert.equal(sourceLine('fish', 'shepherd', '/r/c.fish'), "source '/r/c.fish'");
-      assert.equal(sourceLine('pwsh', 'vscode', "C:\\r\\it's.ps1"), ". 'C:\\r\\it''s.ps1'");
-      assert.equal(sourceLine('sh', 'shepherd', '/r/c.sh'), "__tshep_c; . '/r/c.sh'");
+    it('sources through $TSHEP_R per shell; sh with our integration prints C first', () => {
+      assert.equal(sourceLine('bash', 'vscode', 'c-1.sh'), '. "$TSHEP_R/c-1.sh"');
+      assert.equal(sourceLine('fish', 'shepherd', 'c-1.fish'), 'source $TSHEP_R/c-1.fish');
+      assert.equal(sourceLine('pwsh', 'vscode', 'c-1.ps1'), '. "$env:TSHEP_R/c-1.ps1"');
+      assert.equal(sourceLine('sh', 'shepherd', 'c-1.sh'), '__tshep_c; . "$TSHEP_R/c-1.sh"');
+    });
+    it('$TSHEP_R names the folder: sourcing works in the real shells', function () {
+      const runsDir = dirs.make("runs it's-");
+      writeFileSync(path.join(runsDir, 'c-1.sh'), 'echo sourced-sh\n');
+      writeFileSync(path.join(runsDir, 'c-1.fish'), 'echo sourced-fish\n');
+      const run = (shell: string, line: string): string =>
+        spawnSync(shell, ['-c', line], { encoding: 'utf8', env: { ...process.env, ...managedEnv('bash', runsDir) } }).stdout;
+      assert.equal(run('bash', sourceLine('bash', 'vscode', 'c-1.sh')), 'sourced-sh\n');
+      assert.equal(run('dash', sourceLine('sh', 'vscode', 'c-1.sh')), 'sourced-sh\n');
+      if (spawnSync('fish', ['--version']).error) this.skip();
+      assert.equal(run('fish', sourceLine('fish', 'shepherd', 'c-1.fish')), 'sourced-fish\n');
     });
     it('single lines go as typed, except sh with our integration: C, then eval of the quoted command', () => {
       assert.equal(singleLine('bash', 'vscode', 'echo hi'), 'echo hi');
@@ -118,8 +134,7 @@ describe('execution strategies: pure logic', () => {
     it('writes a multi-line command to a private file and removes it on dispose', async () => {
       const runsDir = dirs.make('runs-');
       const prepared = await prepareCommand('cd /tmp\r\ncat <<EOF\nx\nEOF\n\n', 'zsh', 'vscode', runsDir);
-      const file = /^\. '(.+)'$/.exec(prepared.line)![1]!;
-      assert.ok(file.startsWith(runsDir));
+      const file = path.join(runsDir, /^\. "\$TSHEP_R\/(.+)"$/.exec(prepared.line)![1]!);
       assert.equal(readFileSync(file, 'utf8'), 'cd /tmp\ncat <<EOF\nx\nEOF\n');
       prepared.dispose();
       await new Promise((r) => setTimeout(r, 50));

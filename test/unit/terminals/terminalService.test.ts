@@ -78,6 +78,8 @@ describe('TerminalService against a fake TerminalHost', () => {
   let probe: ScriptedProbe;
   let service: TerminalService;
   let workspace: string;
+  let privateDir: string;
+  const runsDir = (): string => path.join(privateDir, 'runs');
 
   function setup(options: { settings?: Partial<ShepherdSettings>; noWorkspace?: boolean } = {}): void {
     workspace = dirs.make('terminal-service-');
@@ -91,7 +93,7 @@ describe('TerminalService against a fake TerminalHost', () => {
       createOutput: () => new OutputCapture({ limitChars: settings.outputLimitChars }),
       probeShell: probe.probeShell,
       workspaceFolder: () => (options.noWorkspace ? undefined : workspace),
-      integrationFiles: integrationFilesProvider(SHELL_SCRIPTS, dirs.make('terminal-service-private-')),
+      integrationFiles: integrationFilesProvider(SHELL_SCRIPTS, (privateDir = dirs.make('terminal-service-private-'))),
       logger: collectingLogger(),
     });
   }
@@ -183,8 +185,8 @@ describe('TerminalService against a fake TerminalHost', () => {
       assert.deepEqual(
         host.terminals.map((t) => t.options),
         [
-          { name: 'Shepherd: default', reveal: true, cwd: workspace, shellPath: '/usr/bin/fish', env: managedEnv('fish') },
-          { name: 'Shepherd: build', reveal: true, cwd: workspace, shellPath: '/usr/bin/fish', env: managedEnv('fish') },
+          { name: 'Shepherd: default', reveal: true, cwd: workspace, shellPath: '/usr/bin/fish', env: managedEnv('fish', runsDir()) },
+          { name: 'Shepherd: build', reveal: true, cwd: workspace, shellPath: '/usr/bin/fish', env: managedEnv('fish', runsDir()) },
         ],
       );
       assert.deepEqual(host.integrationWaits, [1000, 1000]);
@@ -194,7 +196,7 @@ describe('TerminalService against a fake TerminalHost', () => {
       setup({ noWorkspace: true, settings: { revealOnCreate: false } });
       script(host, { ls: ['', 0] });
       await service.run({ command: 'ls' });
-      assert.deepEqual(host.last.options, { name: 'Shepherd: default', reveal: false, env: managedEnv('bash') });
+      assert.deepEqual(host.last.options, { name: 'Shepherd: default', reveal: false, env: managedEnv('bash', runsDir()) });
     });
   });
 
@@ -211,7 +213,7 @@ describe('TerminalService against a fake TerminalHost', () => {
       assert.equal(ours!.options.shellPath, '/bin/bash');
       assert.equal(ours!.options.shellArgs![0], '--init-file');
       assert.match(readFileSync(ours!.options.shellArgs![1]!, 'utf8'), /633;D;%s/);
-      assert.deepEqual(ours!.options.env, managedEnv('bash'));
+      assert.deepEqual(ours!.options.env, managedEnv('bash', runsDir()));
       assert.deepEqual(service.list().map((t) => [t.shell, t.strategy]), [['bash', 'shepherd']]);
     });
 
@@ -235,11 +237,12 @@ describe('TerminalService against a fake TerminalHost', () => {
       assert.deepEqual(service.list().map((t) => [t.shell, t.strategy]), [['dash', 'shepherd']]);
     });
 
-    it('takes the first execution after the command was sent as the run\'s own, even under another command line (a wrapped long line)', async () => {
+    it("takes an execution showing the sent line as the run's own (a wrapped long line, a right prompt after it), not a stray one", async () => {
       host.onExecute = (_ours, terminal) => {
-        // VS Code read the line from the screen: the wrap shows as a line break; ours never starts.
-        const seen = terminal.typed('echo a-long-\nline');
-        seen.complete('a-long-line\r\n', 5);
+        // A stray execution from the prompt first: it must not end the run.
+        terminal.typed('').complete('', 0);
+        // VS Code read the line from the screen: the wrap shows as a line break, the right prompt follows; ours never starts.
+        setTimeout(() => terminal.typed('echo a-long-\nline    ✔ 16:30:39').complete('a-long-line\r\n', 5), 50);
       };
       const result = await service.run({ command: 'echo a-long-line' });
       assert.deepEqual([result.status, result.output, result.exitCode], ['completed', 'a-long-line', 5]);
@@ -258,9 +261,9 @@ describe('TerminalService against a fake TerminalHost', () => {
     it('runs a multi-line command as one execution that sources a private temp file, removed when the run ends', async () => {
       let file = '';
       host.onExecute = (execution) => {
-        const match = /^\. '(.+)'$/.exec(execution.commandLine);
+        const match = /^\. "\$TSHEP_R\/(.+)"$/.exec(execution.commandLine);
         assert.ok(match, execution.commandLine);
-        file = match[1]!;
+        file = path.join(host.last.options.env!.TSHEP_R!, match[1]!);
         assert.equal(readFileSync(file, 'utf8'), 'cat <<EOF\nline one\nEOF\n(exit 4)\n');
         assert.equal(statSync(file).mode & 0o777, 0o600);
         execution.complete('line one\r\n', 4);
@@ -735,24 +738,42 @@ describe('TerminalService against a fake TerminalHost', () => {
       await rejectsWith(service.state({ name: 'nope' }), BridgeErrorCode.TerminalNotFound, notFound('Managed terminals: "default", "build".'));
     });
 
-    it('fails with ShellIntegrationUnavailable, naming each strategy tried, when no strategy works', async () => {
+    it('falls back to the extension-owned terminal when no shell integration activates', async function () {
+      if (process.platform !== 'linux') this.skip();
       host.shellIntegration = false;
-      await rejectsWith(
-        service.run({ command: 'ls' }),
-        BridgeErrorCode.ShellIntegrationUnavailable,
-        'Terminal "default" could not be opened in a way that shows when commands end (shell /bin/bash): ' +
-          'vscode: shell integration did not activate within 1000 ms; shepherd: shell integration did not activate within 1000 ms; ' +
-          'pseudoterminal: the extension-owned terminal is not available in this build. ' +
-          'Choose another shell with terminalShepherd.terminal.shellPath, or set terminalShepherd.terminal.strategy to "pseudoterminal", then retry.',
-      );
-      assert.deepEqual(host.terminals.map((t) => t.disposed), [true, true]);
-      assert.deepEqual(host.last.executions, []);
-      assert.deepEqual(service.list(), []);
-      await rejectsWith(service.state({ name: 'default' }), BridgeErrorCode.TerminalNotFound, /^No terminal named "default"\. No managed terminal exists yet\./);
+      const result = await service.run({ command: 'echo via-pty; sh -c "exit 6"' });
+      assert.deepEqual([result.status, result.output, result.exitCode, result.strategy], ['completed', 'via-pty', 6, 'pseudoterminal']);
+      assert.deepEqual(host.terminals.map((t) => t.disposed), [true, true], "VS Code's and ours were tried and closed");
+      assert.equal(host.pseudoterminals.length, 1);
+    });
 
-      host.shellIntegration = true;
-      script(host, { ls: ['', 0] });
-      assert.equal((await service.run({ command: 'ls' })).pid, 1003);
+    it('fails with ShellIntegrationUnavailable, naming each strategy tried, when no strategy works', async () => {
+      setup();
+      const failing = new TerminalService({
+        host,
+        settings: () => testSettings,
+        createOutput: () => new OutputCapture({ limitChars: testSettings.outputLimitChars }),
+        probeShell: probe.probeShell,
+        workspaceFolder: () => workspace,
+        integrationFiles: () => Promise.reject(new Error('disk full')),
+        logger: collectingLogger(),
+      });
+      host.shellIntegration = false;
+      try {
+        await rejectsWith(
+          failing.run({ command: 'ls' }),
+          BridgeErrorCode.ShellIntegrationUnavailable,
+          'Terminal "default" could not be opened in a way that shows when commands end (shell /bin/bash): ' +
+            'vscode: shell integration did not activate within 1000 ms; shepherd: its scripts could not be written (disk full); ' +
+            'pseudoterminal: no private folder for its command files (disk full). ' +
+            'Choose another shell with terminalShepherd.terminal.shellPath, or set terminalShepherd.terminal.strategy to "pseudoterminal", then retry.',
+        );
+        assert.deepEqual(host.terminals.map((t) => t.disposed), [true]);
+        assert.deepEqual(failing.list(), []);
+        await rejectsWith(failing.state({ name: 'default' }), BridgeErrorCode.TerminalNotFound, /^No terminal named "default"\. No managed terminal exists yet\./);
+      } finally {
+        failing.dispose();
+      }
     });
 
     it('lists every open terminal: name, busy, pid, cwd, command, status and exit code', async () => {

@@ -6,6 +6,12 @@
  *   one execution with the whole output and the exit code of the last command, while `cd` and
  *   variables still change the terminal's shell (microsoft/vscode#250764: typed as is, each line
  *   is its own execution, or none at all).
+ * - With our integration VS Code cannot trust the command line the shell reports (it has no
+ *   nonce of VS Code's), so it reads the line from the screen and pairs it with executeCommand's
+ *   execution only if they are equal; a line that wraps or has a right prompt after it becomes
+ *   another execution whose first output is lost. Long lines are therefore sourced from a file
+ *   too, and the file is named through $TSHEP_R (the private folder, in every managed terminal's
+ *   environment), so what is typed stays short.
  * - sh-family shells with our integration have no pre-execution hook, so the line prints the C
  *   mark itself before the command runs; the command goes through `eval` so that even a syntax
  *   error is reported after C, with its message and exit code.
@@ -15,7 +21,6 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { StrategyName } from '../../../../common/src/protocol';
 import type { Disposable } from '../events';
-import { fishQuote } from './integration/integrationLaunch';
 import type { ShellKind } from './shellKind';
 
 export interface PreparedCommand extends Disposable {
@@ -24,24 +29,29 @@ export interface PreparedCommand extends Disposable {
 }
 
 const posixQuote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
-const pwshQuote = (value: string): string => `'${value.replace(/'/g, "''")}'`;
+
+/** The variable naming the private folder of command files in managed terminals. */
+export const RUNS_DIR_VARIABLE = 'TSHEP_R';
+/** Longest line typed as is with our integration (a prompt of 40 columns fits on an 80-column screen). */
+export const LONG_LINE_CHARS = 40;
 
 /** True when the command must be sourced from a file to run as one execution. */
-export function needsScriptFile(command: string): boolean {
-  return /[\r\n]/.test(command.replace(/[\r\n]+$/, ''));
+export function needsScriptFile(command: string, strategy: StrategyName = 'vscode'): boolean {
+  const trimmed = command.replace(/[\r\n]+$/, '');
+  return /[\r\n]/.test(trimmed) || (strategy === 'shepherd' && singleLine('unknown', strategy, trimmed).length > LONG_LINE_CHARS);
 }
 
-/** The line that sources `file` in the shell (with the C mark first where the shell has no hook). */
-export function sourceLine(kind: ShellKind, strategy: StrategyName, file: string): string {
+/** The line that sources file `name` of the private folder (with the C mark first where the shell has no hook). */
+export function sourceLine(kind: ShellKind, strategy: StrategyName, name: string): string {
   switch (kind) {
     case 'fish':
-      return `source ${fishQuote(file)}`;
+      return `source $${RUNS_DIR_VARIABLE}/${name}`;
     case 'pwsh':
-      return `. ${pwshQuote(file)}`;
+      return `. "$env:${RUNS_DIR_VARIABLE}/${name}"`;
     case 'sh':
-      return strategy === 'shepherd' ? `__tshep_c; . ${posixQuote(file)}` : `. ${posixQuote(file)}`;
+      return strategy === 'shepherd' ? `__tshep_c; . "$${RUNS_DIR_VARIABLE}/${name}"` : `. "$${RUNS_DIR_VARIABLE}/${name}"`;
     default:
-      return `. ${posixQuote(file)}`;
+      return `. "$${RUNS_DIR_VARIABLE}/${name}"`;
   }
 }
 
@@ -53,14 +63,15 @@ export function singleLine(kind: ShellKind, strategy: StrategyName, command: str
 /** Writes a multi-line command to a file under `runsDir` (removed on dispose) or returns the line as is. */
 export async function prepareCommand(command: string, kind: ShellKind, strategy: StrategyName, runsDir: string | undefined): Promise<PreparedCommand> {
   const trimmed = command.replace(/[\r\n]+$/, '');
-  if (!needsScriptFile(trimmed) || runsDir === undefined) {
+  if (!needsScriptFile(trimmed, strategy) || runsDir === undefined) {
     return { line: singleLine(kind, strategy, trimmed), dispose: () => undefined };
   }
   const extension = kind === 'pwsh' ? '.ps1' : kind === 'fish' ? '.fish' : '.sh';
-  const file = path.join(runsDir, `cmd-${randomBytes(6).toString('hex')}${extension}`);
+  const name = `c-${randomBytes(4).toString('hex')}${extension}`;
+  const file = path.join(runsDir, name);
   await fs.writeFile(file, `${trimmed.replace(/\r\n?/g, '\n')}\n`, { mode: 0o600 });
   return {
-    line: sourceLine(kind, strategy, file),
+    line: sourceLine(kind, strategy, name),
     dispose: () => void fs.rm(file, { force: true }).catch(() => undefined),
   };
 }

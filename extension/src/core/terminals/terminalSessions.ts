@@ -11,16 +11,17 @@
 import type { Logger } from '../../../../common/src/logger';
 import type { StrategyName } from '../../../../common/src/protocol';
 import { DisposableStore, Emitter, type Disposable } from '../events';
-import type { ShellActivity } from '../processes/types';
+import { UNKNOWN_ACTIVITY, type ShellActivity } from '../processes/types';
 import { CommandRun, type RunConfig } from '../run/commandRun';
 import { defaultInputPromptConfig } from '../run/inputPromptDetector';
 import type { RunOutput } from '../run/runOutput';
 import { busyError, busyReasons, closedAtStartError, noStrategyError, terminalNotFoundError } from '../run/runReport';
 import type { ShepherdSettings } from '../settings';
-import { prepareCommand } from './commandText';
+import { prepareCommand, RUNS_DIR_VARIABLE } from './commandText';
 import type { IntegrationFiles } from './integration/integrationFiles';
 import { managedEnv, shepherdLaunch } from './integration/integrationLaunch';
 import { shellInfo, type ShellInfo } from './shellKind';
+import { hasScriptCommand, PtyTerminal } from './pty/ptyTerminal';
 import { strategyChain } from './strategyChain';
 import type { CreateTerminalOptions, ExecutionEndEvent, ExecutionEvent, ShellExecution, ShellTerminal, TerminalCloseEvent, TerminalHost } from './terminalPort';
 
@@ -35,6 +36,10 @@ export interface TerminalSessionsDependencies {
   readonly now: () => number;
   /** Terminal Shepherd's integration scripts, written where shells can read them (asked for once, when first needed). */
   readonly integrationFiles: () => Promise<IntegrationFiles>;
+  /** Descendants of a process (the extension-owned terminal finds the program it runs); none known when absent. */
+  readonly descendants?: (pid: number) => Promise<Array<{ readonly pid: number; readonly ppid: number }>>;
+  /** The OS the shells run on (default: this process's). */
+  readonly platform?: NodeJS.Platform;
 }
 
 /** Events other parts (process tracking, views) follow. */
@@ -90,6 +95,8 @@ export class TerminalSession implements TerminalSessionView {
     readonly shellPid: number | undefined,
     readonly shell: ShellInfo,
     readonly strategy: StrategyName,
+    /** The private folder of command files named in the terminal's environment ($TSHEP_R), if any. */
+    readonly runsDir: string | undefined,
   ) {}
 
   /** Busy with a run of ours or with a command the user typed. */
@@ -110,6 +117,8 @@ export class TerminalSession implements TerminalSessionView {
   dispose(): void {
     this.runSubscription?.dispose();
     this.currentRun?.dispose();
+    // The extension-owned terminal's processes are ours: they end with the registry.
+    if (this.strategy === 'pseudoterminal') this.terminal.dispose();
   }
 }
 
@@ -172,13 +181,8 @@ export class TerminalSessions implements Disposable {
    * it from a temp file (multi-line commands; see commandText.ts), removed when the run ends.
    */
   async startRun(session: TerminalSession, command: string): Promise<CommandRun> {
-    const runsDir = await this.deps.integrationFiles().then(
-      (files) => files.runsDir,
-      (error: unknown) => {
-        this.deps.logger.warn('no private folder for multi-line commands; they are typed line by line', error);
-        return undefined;
-      },
-    );
+    // Files go where the terminal's $TSHEP_R points (the pseudoterminal runs every command from a file of its own).
+    const runsDir = session.strategy === 'pseudoterminal' ? undefined : session.runsDir;
     const prepared = await prepareCommand(command, session.shell.kind, session.strategy, runsDir);
     const run = this.newRun(session, command);
     const subscriptions = new DisposableStore();
@@ -233,7 +237,7 @@ export class TerminalSessions implements Disposable {
     if (typed) {
       throw busyError(session.name, busyReasons.typed(typed.commandLine));
     }
-    if (session.shellPid === undefined) {
+    if (session.shellPid === undefined && !session.terminal.probeActivity) {
       return;
     }
     // The probe is asynchronous: hold the terminal meanwhile so a concurrent call is refused.
@@ -244,7 +248,7 @@ export class TerminalSessions implements Disposable {
       let activity: ShellActivity | undefined;
       for (let probe = 0; probe < BUSY_PROBES; probe++) {
         if (probe > 0) await new Promise((resolve) => setTimeout(resolve, BUSY_PROBE_INTERVAL_MS));
-        activity = await this.deps.probeShell(session.shellPid).catch(() => undefined);
+        activity = await this.probe(session).catch(() => undefined);
         if (activity?.foreground !== 'job') return;
       }
       throw busyError(session.name, busyReasons.foreground(activity?.foregroundCommand));
@@ -267,13 +271,13 @@ export class TerminalSessions implements Disposable {
         this.deps.logger.warn(`terminal "${name}": ${strategy} strategy failed (${opened.failure}); trying the next one`);
         continue;
       }
-      const { terminal } = opened;
+      const { terminal, runsDir } = opened;
       const shellPid = await terminal.processId();
       // Checked after the last await: a close event before registration would find no session.
       if (terminal.closed) {
         throw closedAtStartError(name);
       }
-      const session = new TerminalSession(name, terminal, shellPid, shell, strategy);
+      const session = new TerminalSession(name, terminal, shellPid, shell, strategy, runsDir);
       this.closedSessions.get(name)?.dispose();
       this.closedSessions.delete(name);
       this.sessions.set(name, session);
@@ -296,7 +300,7 @@ export class TerminalSessions implements Disposable {
     shell: ShellInfo,
     startIn: string | undefined,
     settings: ShepherdSettings,
-  ): Promise<{ terminal: ShellTerminal } | { failure: string }> {
+  ): Promise<{ terminal: ShellTerminal; runsDir?: string } | { failure: string }> {
     const base: CreateTerminalOptions = {
       name: `${TERMINAL_TITLE_PREFIX}${name}`,
       reveal: settings.revealOnCreate,
@@ -305,9 +309,14 @@ export class TerminalSessions implements Disposable {
     };
     let options: CreateTerminalOptions;
     switch (strategy) {
-      case 'vscode':
-        options = { ...base, env: managedEnv(shell.kind) };
+      case 'vscode': {
+        const runsDir = await this.deps.integrationFiles().then(
+          (files) => files.runsDir,
+          () => undefined,
+        );
+        options = { ...base, env: managedEnv(shell.kind, runsDir) };
         break;
+      }
       case 'shepherd': {
         let files: IntegrationFiles;
         try {
@@ -322,18 +331,62 @@ export class TerminalSessions implements Disposable {
         break;
       }
       case 'pseudoterminal':
-        return { failure: 'the extension-owned terminal is not available in this build' };
+        return this.openPseudoterminal(name, shell, startIn, settings);
     }
     const terminal = this.deps.host.create(options);
     const ready = await this.deps.host.waitForShellIntegration(terminal, settings.shellIntegrationTimeoutMs);
     if (ready) {
-      return { terminal };
+      const runsDir = options.env?.[RUNS_DIR_VARIABLE];
+      return runsDir !== undefined ? { terminal, runsDir } : { terminal };
     }
     if (terminal.closed) {
       throw closedAtStartError(name);
     }
     terminal.dispose();
     return { failure: `shell integration did not activate within ${settings.shellIntegrationTimeoutMs} ms` };
+  }
+
+  /** The extension-owned terminal: ready at once (no integration to wait for). */
+  private async openPseudoterminal(
+    name: string,
+    shell: ShellInfo,
+    startIn: string | undefined,
+    settings: ShepherdSettings,
+  ): Promise<{ terminal: ShellTerminal } | { failure: string }> {
+    let files: IntegrationFiles;
+    try {
+      files = await this.deps.integrationFiles();
+    } catch (error) {
+      return { failure: `no private folder for its command files (${error instanceof Error ? error.message : String(error)})` };
+    }
+    const platform = this.deps.platform ?? process.platform;
+    const terminal = new PtyTerminal(
+      {
+        name: `${TERMINAL_TITLE_PREFIX}${name}`,
+        shell: shell.path !== undefined ? shell : shellInfo(platform === 'win32' ? 'cmd.exe' : '/bin/sh'),
+        cwd: startIn,
+        env: managedEnv(shell.kind, files.runsDir),
+        runsDir: files.runsDir,
+        platform,
+        hasScript: hasScriptCommand(platform),
+      },
+      {
+        createPseudoterminal: (title, behaviour) => this.deps.host.createPseudoterminal(title, behaviour, settings.revealOnCreate),
+        probeShell: this.deps.probeShell,
+        descendants: this.deps.descendants ?? (() => Promise.resolve([])),
+        onDidStart: (t, execution) => this.onStart({ terminal: t, execution }),
+        onDidEnd: (t, execution, exitCode) => this.onEnd({ terminal: t, execution, exitCode }),
+        onDidClose: (t, exitCode) => this.onClose({ terminal: t, exitCode }),
+        logger: this.deps.logger,
+      },
+    );
+    return { terminal };
+  }
+
+  /** The OS's view of the session's shell, or the terminal's own where it knows better. */
+  private probe(session: TerminalSession): Promise<ShellActivity> {
+    if (session.terminal.probeActivity) return session.terminal.probeActivity();
+    return session.shellPid === undefined ? Promise.resolve(UNKNOWN_ACTIVITY) : this.deps.probeShell(session.shellPid);
   }
 
   private newRun(session: TerminalSession, command: string): CommandRun {
@@ -344,7 +397,7 @@ export class TerminalSessions implements Disposable {
     };
     return new CommandRun(command, session.name, session.shellPid, session.strategy, this.deps.createOutput(session.name), config, {
       now: this.deps.now,
-      probeShell: this.deps.probeShell,
+      probeShell: () => this.probe(session),
       logger: this.deps.logger,
     });
   }
@@ -367,12 +420,11 @@ export class TerminalSessions implements Disposable {
       run?.executionStarted(execution);
     } else if (run?.active) {
       // A cascade (next line of multi-line input, an activation script): part of the same run.
-      // The first execution after ours was sent, or one with the very line we sent, is our own
-      // reported as another object: without a trusted command line (VS Code's nonce) VS Code
-      // reads it from the screen, where a long line wraps, and matches executions first in,
-      // first out.
+      // One showing the line we sent is our own reported as another object: without a trusted
+      // command line (VS Code's nonce) VS Code reads it from the screen, where a long line
+      // wraps and a right prompt may follow it.
       session.runExecutions.add(execution);
-      if (!run.ownExecutionSeen || execution.commandLine === session.sentLine) run.expectOwnExecution(execution);
+      if (session.sentLine !== undefined && showsLine(execution.commandLine, session.sentLine)) run.expectOwnExecution(execution);
       run.attachExecution(execution);
       run.executionStarted(execution);
     } else {
@@ -404,4 +456,11 @@ export class TerminalSessions implements Disposable {
     this.deps.logger.info(`terminal "${session.name}" closed${exitCode !== undefined ? ` (shell exit code ${exitCode})` : ''}`);
     this.changeEmitter.fire({ kind: 'sessionClosed', session });
   }
+}
+
+/** Whether a command line read from the screen shows `sent` (wraps and a right prompt aside). */
+export function showsLine(commandLine: string, sent: string): boolean {
+  const squash = (text: string): string => text.replace(/\s+/g, '');
+  const wanted = squash(sent);
+  return wanted.length > 0 && squash(commandLine).startsWith(wanted);
 }

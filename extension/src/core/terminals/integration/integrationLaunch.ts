@@ -3,6 +3,7 @@
  * that print instead of waiting for a key, no zsh end-of-line mark), and for Terminal Shepherd's
  * own integration the arguments and variables that load our script after the user's rc files.
  */
+import { RUNS_DIR_VARIABLE } from '../commandText';
 import type { ShellKind } from '../shellKind';
 import type { IntegrationFiles } from './integrationFiles';
 
@@ -27,16 +28,19 @@ export const PAGER_ENV: Readonly<Record<string, string>> = {
   BAT_PAGER: 'cat',
 };
 
-/** The environment of every managed terminal, whatever its strategy. */
-export function managedEnv(kind: ShellKind): Record<string, string> {
+/** The environment of every managed terminal, whatever its strategy; `runsDir` is named in it for commandText.ts. */
+export function managedEnv(kind: ShellKind, runsDir?: string): Record<string, string> {
+  const env: Record<string, string> = { ...PAGER_ENV };
+  if (runsDir !== undefined) env[RUNS_DIR_VARIABLE] = runsDir;
   // zsh imports PROMPT_EOL_MARK from the environment; empty means no mark after output without a
   // trailing newline (VS Code's own integration leaves it on).
-  return kind === 'zsh' ? { ...PAGER_ENV, PROMPT_EOL_MARK: '' } : { ...PAGER_ENV };
+  if (kind === 'zsh') env.PROMPT_EOL_MARK = '';
+  return env;
 }
 
 /** Start-up of a shell with Terminal Shepherd's integration; undefined for shells we have no script for. */
 export function shepherdLaunch(kind: ShellKind, files: IntegrationFiles, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): ShellLaunch | undefined {
-  const base = managedEnv(kind);
+  const base = managedEnv(kind, files.runsDir);
   // Explicit arguments also keep VS Code from injecting its own script on top of ours (it injects
   // only into a shell started with no arguments or just a login flag).
   switch (kind) {
