@@ -111,7 +111,8 @@ describe('LinuxProcessMonitor.probeShell (real bash under a real pty)', function
 
   it('a process blocked in epoll (a dev server) is a job that does not read the terminal', async () => {
     type(`${process.execPath} -e "setInterval(() => {}, 1000)"\n`);
-    const a = await until('node running', (x) => x.foreground === 'job');
+    // Until the fork has exec'd node: before that the job is a copy of bash.
+    const a = await until('node running', (x) => x.foreground === 'job' && /setInterval/.test(x.foregroundCommand ?? ''));
     await new Promise((r) => setTimeout(r, 300)); // let node settle into its event loop
     const b = await monitor.probeShell(shellPid);
     assert.equal(b.foreground, 'job');
