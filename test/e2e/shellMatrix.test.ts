@@ -4,6 +4,7 @@
 // and code-server's window is remote), VS Code's own injection through the user settings. Each
 // shell's pid is checked in /proc: the shell that really ran, not the product's word.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -212,4 +213,96 @@ describeWhere(missing.length === 0, `shells missing: ${missing.join(', ')} (the 
       });
     });
   }
+});
+
+describe('bash in a real VS Code: REPLs, stdin, pagers, binary output, nested shells, stray markers', function () {
+  this.timeout(180_000);
+  let win: ShepherdWindow;
+  let failed = false;
+
+  before(async function () {
+    this.timeout(900_000);
+    await ensureVsCode();
+    const workspace = makeWorkspace();
+    // A repository with more history than a screen: `git log` would stop in a pager.
+    execFileSync('sh', ['-c', 'git init -q && for i in $(seq 1 60); do git -c user.email=t@t -c user.name=t commit -q --allow-empty -m "commit $i"; done'], { cwd: workspace });
+    win = await openShepherdWindow({ label: 'bash-extras', workspace });
+  });
+  afterEach(function () {
+    failed ||= this.currentTest?.state === 'failed';
+  });
+  after(async () => {
+    await win?.stop(failed);
+  });
+
+  it('the python3 REPL: waiting_for_input at >>>, driven through terminal_input to its exit', async () => {
+    const started = await win.run('terminal_run', { command: 'python3 -q', name: 'repl' });
+    assert.equal(started.status, 'waiting_for_input', JSON.stringify(started));
+    assert.equal(started.prompt, '>>>');
+    const line = await win.run('terminal_input', { name: 'repl', text: 'print(6 * 7)' });
+    assert.equal(line.status, 'waiting_for_input');
+    assert.match(line.output, /42\n>>>$/);
+    const block = await win.run('terminal_input', { name: 'repl', text: 'for i in range(2):' });
+    assert.equal(block.prompt, '...');
+    await win.run('terminal_input', { name: 'repl', text: '    print("i", i)' });
+    const ran = await win.run('terminal_input', { name: 'repl', text: '' });
+    assert.match(ran.output, /i 0\ni 1\n>>>$/);
+    const exited = await win.run('terminal_input', { name: 'repl', text: 'exit(3)' });
+    assert.equal(exited.status, 'completed');
+    assert.equal(exited.exitCode, 3);
+  });
+
+  it('cat waiting on stdin is waiting_for_input; input and Ctrl+D end it', async () => {
+    const waiting = await win.run('terminal_run', { command: 'cat', name: 'stdin' });
+    assert.equal(waiting.status, 'waiting_for_input');
+    const echoed = await win.run('terminal_input', { name: 'stdin', text: 'hello cat' });
+    assert.equal(echoed.status, 'waiting_for_input');
+    const done = await win.run('terminal_input', { name: 'stdin', text: '\u0004' });
+    assert.equal(done.status, 'completed');
+    assert.equal(done.exitCode, 0);
+    assert.equal(done.output, 'hello cat\nhello cat');
+  });
+
+  it('git log prints and returns (the pager variables); a pager asked for explicitly is waiting_for_input', async () => {
+    const log = await win.run('terminal_run', { command: 'git log --oneline', name: 'pager' });
+    assert.equal(log.status, 'completed');
+    assert.equal(log.output.split('\n').length, 60);
+    const less = await win.run('terminal_run', { command: 'git log | less', name: 'pager' });
+    assert.equal(less.status, 'waiting_for_input', JSON.stringify(less));
+    const quit = await win.run('terminal_input', { name: 'pager', text: 'q', enter: false });
+    assert.equal(quit.status, 'completed');
+  });
+
+  it('binary output does not corrupt the next run', async () => {
+    const binary = await win.run('terminal_run', { command: 'head -c 3000 /dev/urandom; echo; echo binary-done', name: 'binary' });
+    assert.equal(binary.status, 'completed');
+    assert.match(binary.output, /binary-done$/);
+    const clean = await win.run('terminal_run', { command: 'printf "\\033c"; echo clean', name: 'binary' });
+    assert.equal(clean.output, 'clean');
+    const next = await win.run('terminal_run', { command: "echo next; sh -c 'exit 5'", name: 'binary' });
+    assert.deepEqual([next.status, next.output, next.exitCode], ['completed', 'next', 5]);
+  });
+
+  it('a nested shell (ssh-like) degrades honestly: its prompt is waiting_for_input, exit code never invented; leaving it ends the run', async () => {
+    const nested = await win.run('terminal_run', { command: 'bash --norc --noprofile', name: 'nested' });
+    assert.equal(nested.status, 'waiting_for_input', JSON.stringify(nested));
+    assert.equal(nested.exitCode, undefined);
+    const inner = await win.run('terminal_input', { name: 'nested', text: 'echo inside; false' });
+    assert.equal(inner.status, 'waiting_for_input', 'the nested shell has no integration: no end, no exit code');
+    assert.equal(inner.exitCode, undefined);
+    assert.match(inner.output, /inside/);
+    const left = await win.run('terminal_input', { name: 'nested', text: 'exit 4' });
+    assert.equal(left.status, 'completed');
+    assert.equal(left.exitCode, 4);
+  });
+
+  it('a stray end marker printed by a program: the run waits for the real end and says what it could not know', async () => {
+    const r = await win.run('terminal_run', { command: "printf '\\033]633;D;0\\007'; sleep 3; echo real-end", name: 'stray', timeout: 20_000 });
+    assert.equal(r.status, 'completed');
+    assert.ok(r.durationMs >= 2900, `not ended early (${r.durationMs} ms)`);
+    assert.equal(r.exitCode, undefined, 'never the fake 0');
+    assert.match(String(r.message), /end while it was still running/);
+    const next = await win.run('terminal_run', { command: 'echo after-stray', name: 'stray' });
+    assert.deepEqual([next.status, next.output, next.exitCode], ['completed', 'after-stray', 0]);
+  });
 });

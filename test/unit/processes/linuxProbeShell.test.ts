@@ -97,6 +97,18 @@ describe('LinuxProcessMonitor.probeShell (real bash under a real pty)', function
     await until('back at the prompt', (x) => x.foreground === 'shell');
   });
 
+  it('the python3 REPL, which waits in select() on stdin rather than read(): job, reading the terminal', async function () {
+    if (!hasCommand('python3')) {
+      console.warn('    !!! SKIPPING python3 REPL case: python3 is not installed !!!');
+      this.skip();
+    }
+    type('python3 -q\n');
+    const a = await until('the REPL waiting', (x) => x.foreground === 'job' && x.readingTerminal === true);
+    assert.match(a.foregroundCommand ?? '', /python3/);
+    type('exit()\n');
+    await until('back at the prompt', (x) => x.foreground === 'shell');
+  });
+
   it('a pager reading /dev/tty on another fd than stdin (`seq | less`): job, reading the terminal', async function () {
     if (!hasCommand('less')) {
       console.warn('    !!! SKIPPING pager case: less is not installed !!!');
@@ -126,7 +138,7 @@ describe('LinuxProcessMonitor.probeShell (real bash under a real pty)', function
     type('set +m\n');
     await until('prompt', (x) => x.foreground === 'shell');
     type('sleep 5\n');
-    const a = await until('sleep in the shell group', (x) => x.foreground === 'job');
+    const a = await until('sleep in the shell group', (x) => x.foreground === 'job' && /sleep/.test(x.foregroundCommand ?? ''));
     assert.equal(a.readingTerminal, false);
     type('\x03');
     await until('back at the prompt', (x) => x.foreground === 'shell');

@@ -64,7 +64,7 @@ describe('CompletionTracker', () => {
     assert.equal(t.evaluate(200).kind, 'settling');
   });
 
-  it('a busy shell is probed again every interval and completes at the grace ceiling', () => {
+  it('a busy shell is probed again every interval; still busy at the grace ceiling, the end was premature', () => {
     const t = new CompletionTracker(config);
     t.executionStarted(A, 0);
     t.executionEnded(A, 0, 1000);
@@ -72,7 +72,9 @@ describe('CompletionTracker', () => {
     assert.deepEqual(t.evaluate(1010), { kind: 'settling', wakeAt: 1051, probeAt: 1051 });
     t.shellProbed('busy', 1051);
     assert.deepEqual(t.evaluate(3999), { kind: 'settling', wakeAt: 3999, probeAt: 3999 }, 'an overdue probe is due now');
-    assert.deepEqual(t.evaluate(4000), { kind: 'completed', exitCode: 0, at: 4000 });
+    assert.deepEqual(t.evaluate(4000), { kind: 'settling', wakeAt: 4000, probeAt: 4000 });
+    t.shellProbed('idle', 4000);
+    assert.deepEqual(t.evaluate(4001), { kind: 'completed', exitCode: undefined, at: 4001, premature: true });
   });
 
   it('without an OS answer it waits the full grace period and no longer probes', () => {
@@ -169,5 +171,29 @@ describe('CompletionTracker', () => {
     t.executionEnded('late', undefined, 12);
     t.shellProbed('idle', 13);
     assert.deepEqual(t.evaluate(3012), { kind: 'completed', exitCode: 4, at: 3012 });
+  });
+
+  it('an end the OS contradicts through the whole grace is premature: wait for the prompt, report no exit code', () => {
+    const t = new CompletionTracker(config);
+    t.executionStarted(A, 0);
+    t.executionEnded(A, 0, 10); // a program printed ESC ] 633 ; D;0
+    t.shellProbed('busy', 11);
+    assert.equal(t.evaluate(3009).kind, 'settling');
+    t.shellProbed('busy', 3005);
+    const past = t.evaluate(3010);
+    assert.deepEqual(past, { kind: 'settling', wakeAt: 3055, probeAt: 3055 }, 'not completed at the grace: the job still runs');
+    t.shellProbed('busy', 3055);
+    assert.equal(t.evaluate(9000).kind, 'settling', 'however long the job runs');
+    t.shellProbed('idle', 9001);
+    assert.deepEqual(t.evaluate(9001), { kind: 'completed', exitCode: undefined, at: 9001, premature: true });
+  });
+
+  it('a job seen briefly after the end (a prompt hook) does not make it premature', () => {
+    const t = new CompletionTracker(config);
+    t.executionStarted(A, 0);
+    t.executionEnded(A, 2, 10);
+    t.shellProbed('busy', 11);
+    t.shellProbed('idle', 200);
+    assert.deepEqual(t.evaluate(210), { kind: 'completed', exitCode: 2, at: 210 });
   });
 });

@@ -37,7 +37,7 @@ describeWhere(available, 'needs Linux, bash and util-linux `script`')('the exten
     service = new TerminalService({
       host,
       settings: () => settings,
-      createOutput: () => new OutputCapture({ limitChars: settings.outputLimitChars }),
+      createOutput: (_name, options) => new OutputCapture({ limitChars: settings.outputLimitChars, ...options }),
       probeShell: (pid) => monitor.probeShell(pid),
       descendants: (pid) => monitor.descendants(pid),
       workspaceFolder: () => workspace,
@@ -90,6 +90,12 @@ describeWhere(available, 'needs Linux, bash and util-linux `script`')('the exten
   it('a multi-line command with a heredoc runs whole, with the exit code of its last line', async () => {
     const r = await service.run({ command: "cat <<EOF\nline one\nEOF\necho after\nsh -c 'exit 3'" });
     assert.deepEqual([r.output, r.exitCode], ['line one\nafter', 3]);
+  });
+
+  it("a program printing an end marker of its own (ESC ] 633 ; D) neither ends the run nor hides its output", async () => {
+    const r = await service.run({ command: "printf 'before\\033]633;D;0\\007\\n'; sleep 0.5; echo real-end; sh -c 'exit 4'" });
+    assert.deepEqual([r.status, r.output, r.exitCode], ['completed', 'before\nreal-end', 4]);
+    assert.ok(r.durationMs >= 450, `${r.durationMs} ms`);
   });
 
   it('closing the terminal ends a running command with terminal_closed', async () => {

@@ -18,12 +18,14 @@ import {
   blockedReadFd,
   isExitedState,
   isTerminalDevice,
+  isPollWchan,
   isTtyReadWchan,
   parseBtime,
   parseChildren,
   parseCmdline,
   parseProcNetTcpListen,
   parseProcStat,
+  selectsOnlyStdin,
   socketInode,
   ticksToIso,
   type ProcStat,
@@ -222,7 +224,8 @@ export class LinuxProcessMonitor implements ProcessMonitor {
     const command = foreground === 'job' && leader ? this.readCommandLine(leader) : undefined;
     return {
       foreground,
-      readingTerminal: members.length > 0 ? this.readsTerminal(members) : 'unknown',
+      // A shell's own line editor waits in select() at its prompt too: that is only input for a job.
+      readingTerminal: members.length > 0 ? this.readsTerminal(members, foreground === 'job') : 'unknown',
       foregroundPids: members.map((p) => p.pid),
       ...(command !== undefined ? { foregroundCommand: command } : {}),
     };
@@ -371,10 +374,10 @@ export class LinuxProcessMonitor implements ProcessMonitor {
   }
 
   /** True when a foreground process (any of its threads) is blocked in a read of a terminal. */
-  private readsTerminal(members: readonly ProcStat[]): boolean | 'unknown' {
+  private readsTerminal(members: readonly ProcStat[], selectCounts: boolean): boolean | 'unknown' {
     let unknown = false;
     for (const p of members) {
-      let verdict = this.taskReadsTerminal(p.pid, p.pid, p.state);
+      let verdict = this.taskReadsTerminal(p.pid, p.pid, p.state, selectCounts);
       if (verdict === false && p.numThreads > 1) {
         let tids: string[] = [];
         try {
@@ -384,7 +387,7 @@ export class LinuxProcessMonitor implements ProcessMonitor {
         }
         for (const tid of tids) {
           if (tid !== String(p.pid)) {
-            const v = this.taskReadsTerminal(p.pid, Number(tid), undefined);
+            const v = this.taskReadsTerminal(p.pid, Number(tid), undefined, selectCounts);
             if (v !== false) {
               verdict = v;
               if (v === true) {
@@ -407,7 +410,7 @@ export class LinuxProcessMonitor implements ProcessMonitor {
    * terminal. The fd comes from /proc/.../syscall (a pager such as less reads /dev/tty on fd 3,
    * not stdin), falling back to fd 0. wait_woken alone is not enough: socket reads sleep there too.
    */
-  private taskReadsTerminal(pid: number, tid: number, state: string | undefined): boolean | 'unknown' {
+  private taskReadsTerminal(pid: number, tid: number, state: string | undefined, selectCounts: boolean): boolean | 'unknown' {
     const base = tid === pid ? `${this.root}/${pid}` : `${this.root}/${pid}/task/${tid}`;
     const wchan = this.reader.read(`${base}/wchan`)?.trim();
     if (wchan === undefined) {
@@ -416,6 +419,13 @@ export class LinuxProcessMonitor implements ProcessMonitor {
     if (wchan === '0' || wchan === '') {
       // Running, or the kernel hides the wait point: only a sleeping task leaves us unsure.
       return state === 'S' || state === 'D' ? 'unknown' : false;
+    }
+    if (isPollWchan(wchan)) {
+      if (!selectCounts) return false;
+      const syscallText = this.reader.read(`${base}/syscall`);
+      if (syscallText === undefined || !selectsOnlyStdin(syscallText)) return false;
+      const stdin = this.readLink(`${this.root}/${pid}/fd/0`);
+      return stdin === undefined ? 'unknown' : isTerminalDevice(stdin);
     }
     if (!isTtyReadWchan(wchan)) {
       return false;

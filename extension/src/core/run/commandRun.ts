@@ -17,7 +17,8 @@ import { detectInputPrompt, lastNonEmptyLine, type InputPromptConfig } from './i
 export type RunState =
   | { readonly kind: 'running' }
   | { readonly kind: 'waiting_for_input'; readonly prompt: string }
-  | { readonly kind: 'completed'; readonly exitCode: number | undefined }
+  /** `endedEarly`: the end event came while the command still ran (see CompletionTracker (d)). */
+  | { readonly kind: 'completed'; readonly exitCode: number | undefined; readonly endedEarly?: true }
   | { readonly kind: 'terminal_closed'; readonly exitCode: number | undefined };
 
 export interface RunConfig {
@@ -254,7 +255,7 @@ export class CommandRun {
     const now = this.env.now();
     const decision = this.tracker.evaluate(now);
     if (decision.kind === 'completed') {
-      void this.finish(decision.exitCode);
+      void this.finish(decision.exitCode, decision.premature === true);
       return;
     }
     let wakeAt: number;
@@ -389,7 +390,7 @@ export class CommandRun {
   }
 
   /** Completion: let the output streams drain (bounded), then report completed. */
-  private async finish(exitCode: number | undefined): Promise<void> {
+  private async finish(exitCode: number | undefined, endedEarly: boolean): Promise<void> {
     this.finishing = true;
     this.stopTimer();
     const completedAt = this.env.now();
@@ -409,6 +410,6 @@ export class CommandRun {
       return;
     }
     this.endedAt = completedAt;
-    this.setState({ kind: 'completed', exitCode });
+    this.setState(endedEarly ? { kind: 'completed', exitCode, endedEarly } : { kind: 'completed', exitCode });
   }
 }

@@ -15,6 +15,10 @@
  *      An end without an exit code is weak evidence (VS Code reports one when a theme redraws the
  *      prompt while the command line is still being read, and the real execution follows under
  *      another object): after it only the grace period completes the run.
+ *  (d) an end the OS contradicts for the whole grace period (a job still holds the terminal: a
+ *      program printed an end marker of its own, `ESC ] 633 ; D`, and VS Code took it for the
+ *      shell's) is premature: the run waits until the shell is back at its prompt, and then
+ *      reports no exit code, since the one reported came before the command finished.
  * Silence is never evidence: a quiet command (sleep) keeps the run open until its end arrives.
  */
 
@@ -32,7 +36,7 @@ export type ShellIdleness = 'idle' | 'busy' | 'unknown';
 export type CompletionDecision =
   | { readonly kind: 'running' }
   | { readonly kind: 'settling'; readonly wakeAt: number; readonly probeAt?: number }
-  | { readonly kind: 'completed'; readonly exitCode: number | undefined; readonly at: number };
+  | { readonly kind: 'completed'; readonly exitCode: number | undefined; readonly at: number; readonly premature?: true };
 
 export class CompletionTracker {
   private readonly active = new Set<unknown>();
@@ -42,10 +46,14 @@ export class CompletionTracker {
   private lastEndAt: number | undefined;
   private lastExitCode: number | undefined;
   private lastEndHadCode = false;
+  /** The last probe after the last end found a job holding the terminal. */
+  private busyAfterEnd = false;
+  /** The grace ran out while the OS said a job still held the terminal: the end came early. */
+  private premature = false;
   private confirmedAt: number | undefined;
   private lastProbeAt: number | undefined;
   private osCanTell = true;
-  private completion: { exitCode: number | undefined; at: number } | undefined;
+  private completion: { exitCode: number | undefined; at: number; premature?: true } | undefined;
 
   constructor(private readonly config: CompletionConfig) {}
 
@@ -76,6 +84,7 @@ export class CompletionTracker {
     this.active.add(id);
     if (this.own.has(id)) this.ownSeen = true;
     this.confirmedAt = undefined;
+    this.busyAfterEnd = false;
   }
 
   /** An execution reported its end. An end without a seen start counts as both. */
@@ -90,6 +99,8 @@ export class CompletionTracker {
     // A later end without a code (a spurious execution) does not erase a code already reported.
     if (exitCode !== undefined || this.ended.size === 1) this.lastExitCode = exitCode;
     this.lastEndHadCode = exitCode !== undefined;
+    this.busyAfterEnd = false;
+    this.premature = false;
     this.confirmedAt = undefined;
     this.lastProbeAt = undefined;
   }
@@ -107,6 +118,7 @@ export class CompletionTracker {
     this.osCanTell = true;
     const afterLastEnd = this.lastEndAt !== undefined && at >= this.lastEndAt && this.active.size === 0;
     this.confirmedAt = idleness === 'idle' && afterLastEnd ? at : undefined;
+    this.busyAfterEnd = idleness === 'busy' && afterLastEnd;
   }
 
   /** What the run is doing at `now`; `completed` is sticky once reached. */
@@ -126,7 +138,13 @@ export class CompletionTracker {
       return { kind: 'settling', wakeAt: Math.min(settleEnd, graceEnd) };
     }
     if (now >= graceEnd) {
-      return this.complete(now);
+      if (!(this.osCanTell && this.lastEndHadCode && (this.busyAfterEnd || this.premature))) {
+        return this.complete(now);
+      }
+      // The OS still sees a job: wait for the prompt (the call's own timeout bounds the wait).
+      this.premature = true;
+      const probeAt = Math.max(now, (this.lastProbeAt ?? now) + this.config.probeIntervalMs);
+      return { kind: 'settling', wakeAt: probeAt, probeAt };
     }
     const wantsProbe = this.osCanTell && this.lastEndHadCode;
     const probeAt = wantsProbe
@@ -139,7 +157,7 @@ export class CompletionTracker {
   }
 
   private complete(now: number): CompletionDecision {
-    this.completion = { exitCode: this.lastExitCode, at: now };
+    this.completion = this.premature ? { exitCode: undefined, at: now, premature: true } : { exitCode: this.lastExitCode, at: now };
     return { kind: 'completed', ...this.completion };
   }
 }

@@ -52,7 +52,7 @@ export async function runResult(run: CommandRun, status: RunStatus, message?: st
   if (snap.outputFile) {
     result.outputFile = snap.outputFile;
   }
-  const note = message ?? statusMessage(run.terminalName, status, exitCode);
+  const note = message ?? (state.kind === 'completed' && state.endedEarly ? endedEarlyMessage(run.terminalName) : statusMessage(run.terminalName, status, exitCode));
   if (note) {
     result.message = note;
   }
@@ -76,6 +76,15 @@ function statusMessage(terminal: string, status: RunStatus, exitCode: number | u
     default:
       return undefined;
   }
+}
+
+/** The shell integration reported the end while the command still ran (a program printed an end marker). */
+export function endedEarlyMessage(terminal: string): string {
+  return (
+    `The shell integration reported this command's end while it was still running (most likely the program printed an end marker, ESC ] 633 ; D, of its own), ` +
+    `so output after that point is missing here (terminal "${terminal}" shows it) and the exit code is unknown. ` +
+    'To capture everything, filter escape sequences out of the output (for example `... | cat -v`), or run it in a terminal with the setting terminalShepherd.terminal.strategy "pseudoterminal".'
+  );
 }
 
 export function timeoutMessage(terminal: string, timeoutMs: number): string {

@@ -28,7 +28,8 @@ import type { CreateTerminalOptions, ExecutionEndEvent, ExecutionEvent, ShellExe
 export interface TerminalSessionsDependencies {
   readonly host: TerminalHost;
   readonly settings: () => ShepherdSettings;
-  readonly createOutput: (terminalName: string) => RunOutput;
+  /** A run's output pipeline; `stripPromptAndEcho` false where the data has no prompt marks to cut at (the extension-owned terminal). */
+  readonly createOutput: (terminalName: string, options?: { readonly stripPromptAndEcho?: boolean }) => RunOutput;
   readonly probeShell: (shellPid: number) => Promise<ShellActivity>;
   /** Where a new terminal starts when the call gives no cwd; undefined when no folder is open. */
   readonly workspaceFolder: () => string | undefined;
@@ -395,7 +396,10 @@ export class TerminalSessions implements Disposable {
       input: defaultInputPromptConfig,
       drainTimeoutMs: DRAIN_TIMEOUT_MS,
     };
-    return new CommandRun(command, session.name, session.shellPid, session.strategy, this.deps.createOutput(session.name), config, {
+    // In the extension-owned terminal every byte is the command's own: a marker a program prints
+    // must not hide what follows it.
+    const output = this.deps.createOutput(session.name, { stripPromptAndEcho: session.strategy !== 'pseudoterminal' });
+    return new CommandRun(command, session.name, session.shellPid, session.strategy, output, config, {
       now: this.deps.now,
       probeShell: () => this.probe(session),
       logger: this.deps.logger,
