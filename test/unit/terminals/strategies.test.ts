@@ -6,7 +6,7 @@ import path from 'node:path';
 import { LONG_LINE_CHARS, needsScriptFile, prepareCommand, singleLine, sourceLine } from '../../../extension/src/core/terminals/commandText';
 import type { IntegrationFiles } from '../../../extension/src/core/terminals/integration/integrationFiles';
 import { fishQuote, managedEnv, PAGER_ENV, shepherdLaunch } from '../../../extension/src/core/terminals/integration/integrationLaunch';
-import { shellInfo, shellLabel } from '../../../extension/src/core/terminals/shellKind';
+import { chooseShell, shellInfo, shellLabel } from '../../../extension/src/core/terminals/shellKind';
 import { strategyChain } from '../../../extension/src/core/terminals/strategyChain';
 import { TempDirs } from '../ledger/helpers';
 
@@ -35,6 +35,25 @@ describe('execution strategies: pure logic', () => {
         assert.equal(info.path, path);
       });
     }
+  });
+
+  describe('chooseShell', () => {
+    const onPath = (...files: string[]) => (file: string) => files.includes(file);
+    it('the setting wins; else the editor default', () => {
+      assert.equal(chooseShell('/bin/zsh', '/bin/bash', 'linux', '/usr/bin'), '/bin/zsh');
+      assert.equal(chooseShell(undefined, '/bin/bash', 'linux', '/usr/bin'), '/bin/bash');
+    });
+    it('Windows with cmd.exe as the default profile: PowerShell 7, else Windows PowerShell, else cmd.exe', () => {
+      const cmd = 'C:\\Windows\\System32\\cmd.exe';
+      const pathValue = 'C:\\Program Files\\PowerShell\\7;C:\\Windows\\System32\\WindowsPowerShell\\v1.0';
+      assert.equal(chooseShell(undefined, cmd, 'win32', pathValue, onPath('C:\\Program Files\\PowerShell\\7\\pwsh.exe')), 'C:\\Program Files\\PowerShell\\7\\pwsh.exe');
+      assert.equal(
+        chooseShell(undefined, cmd, 'win32', pathValue, onPath('C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe')),
+        'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe',
+      );
+      assert.equal(chooseShell(undefined, cmd, 'win32', pathValue, onPath()), cmd);
+      assert.equal(chooseShell(cmd, cmd, 'win32', pathValue, onPath('C:\\Program Files\\PowerShell\\7\\pwsh.exe')), cmd, 'the setting still wins');
+    });
   });
 
   describe('strategyChain', () => {

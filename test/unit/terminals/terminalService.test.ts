@@ -16,6 +16,7 @@ import { collectingLogger, TempDirs, waitFor } from '../ledger/helpers';
 import { FakeTerminalHost, idleShell, marks, ScriptedProbe, type FakeTerminal } from './fakeTerminalHost';
 import { integrationFilesProvider } from '../../../extension/src/core/terminals/integration/integrationFiles';
 import { managedEnv } from '../../../extension/src/core/terminals/integration/integrationLaunch';
+import { pwshFileText } from '../../../extension/src/core/terminals/commandText';
 
 const SHELL_SCRIPTS = path.join(__dirname, '..', '..', '..', 'extension', 'shell');
 
@@ -276,6 +277,49 @@ describe('TerminalService against a fake TerminalHost', () => {
     });
   });
 
+  describe('PowerShell exit codes (recorded sequences: pwsh cannot be installed here)', () => {
+    const pwsh = 'C:\\Program Files\\PowerShell\\7\\pwsh.exe';
+    const reported = (code: number): string => `\x1b]633;P;TshepExitCode=${code}\x07`;
+    /** The command file of an execution (`. "$env:TSHEP_R/c-....ps1"`). */
+    const fileOf = (terminal: FakeTerminal, line: string): string => {
+      const match = /^\. "\$env:TSHEP_R\/(c-[0-9a-f]+\.ps1)"$/.exec(line);
+      assert.ok(match, line);
+      return readFileSync(path.join(terminal.options.env!.TSHEP_R!, match[1]!), 'utf8');
+    };
+
+    it("reports a native program's $LASTEXITCODE, not the 0/1 of VS Code's D", async () => {
+      setup({ settings: { shellPath: pwsh } });
+      let file = '';
+      host.onExecute = (execution, terminal) => {
+        file = fileOf(terminal, execution.commandLine);
+        // Recorded shape of VS Code's pwsh integration: C, output, our property, D;$FakeCode.
+        execution.start();
+        execution.push(`fatal: not a git repository\r\n${reported(128)}`);
+        execution.end(1);
+      };
+      const result = await service.run({ command: 'git status' });
+      assert.deepEqual([result.status, result.exitCode, result.output], ['completed', 128, 'fatal: not a git repository']);
+      assert.equal(file, pwshFileText('git status'));
+      assert.match(file, /^\$global:LASTEXITCODE = \$null\ngit status\n\$__tshepOk = \$\?\n/);
+    });
+
+    it('never a stale code: each run reports its own, and without a report the D code stands', async () => {
+      setup({ settings: { shellPath: pwsh } });
+      const streams: Array<[string, number]> = [
+        [`${reported(3)}`, 1], // a native program failed with 3
+        [`ok\r\n${reported(0)}`, 0], // a cmdlet succeeded afterwards: 0, not the 3 still in $LASTEXITCODE before the reset
+        ['terminating error\r\n', 1], // the file stopped at a terminating error: only D;1 came
+      ];
+      host.onExecute = (execution) => {
+        const [data, code] = streams.shift()!;
+        execution.complete(data, code);
+      };
+      assert.equal((await service.run({ command: 'cmd /c exit 3' })).exitCode, 3);
+      assert.equal((await service.run({ command: 'Get-Date' })).exitCode, 0);
+      assert.equal((await service.run({ command: 'throw "x"' })).exitCode, 1);
+    });
+  });
+
   describe('busy terminals', () => {
     it('refuses a second run while the first is active, naming the running command', async () => {
       script(host);
@@ -438,13 +482,16 @@ describe('TerminalService against a fake TerminalHost', () => {
     it('moves an existing PowerShell terminal with Set-Location', async () => {
       setup({ settings: { shellPath: 'C:\\Program Files\\PowerShell\\7\\pwsh.exe' } });
       const sub = path.join(workspace, 'sub');
-      host.onExecute = (execution) => execution.complete('', 0);
+      const commands: string[] = [];
+      host.onExecute = (execution, terminal) => {
+        // PowerShell commands go through a file (see "PowerShell exit codes"); its second line is the command.
+        const name = /(c-[0-9a-f]+\.ps1)/.exec(execution.commandLine)![1]!;
+        commands.push(readFileSync(path.join(terminal.options.env!.TSHEP_R!, name), 'utf8').split('\n')[1]!);
+        execution.complete('', 0);
+      };
       await service.run({ command: 'first' });
       await service.run({ command: 'Get-ChildItem', cwd: 'sub' });
-      assert.deepEqual(
-        host.last.executions.map((e) => e.commandLine),
-        ['first', `Set-Location -LiteralPath '${sub}'`, 'Get-ChildItem'],
-      );
+      assert.deepEqual(commands, ['first', `Set-Location -LiteralPath '${sub}'`, 'Get-ChildItem']);
     });
 
     it('fails with InvalidInput when the cd fails, and leaves the terminal usable', async () => {

@@ -406,6 +406,9 @@ export class CommandRun {
     }
     // The output is final: close it so the log file holds everything before anyone reads it.
     await this.output.close();
+    if (!endedEarly && this.output.reportedExitCode !== undefined) {
+      exitCode = this.output.reportedExitCode;
+    }
     if (!this.active) {
       return;
     }

@@ -21,6 +21,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { StrategyName } from '../../../../common/src/protocol';
 import type { Disposable } from '../events';
+import { EXIT_CODE_PROPERTY } from '../output/outputCapture';
 import type { ShellKind } from './shellKind';
 
 export interface PreparedCommand extends Disposable {
@@ -36,9 +37,27 @@ export const RUNS_DIR_VARIABLE = 'TSHEP_R';
 export const LONG_LINE_CHARS = 40;
 
 /** True when the command must be sourced from a file to run as one execution. */
-export function needsScriptFile(command: string, strategy: StrategyName = 'vscode'): boolean {
+export function needsScriptFile(command: string, strategy: StrategyName = 'vscode', kind: ShellKind = 'unknown'): boolean {
   const trimmed = command.replace(/[\r\n]+$/, '');
+  if (kind === 'pwsh') return true; // the file reports $LASTEXITCODE (pwshFileText)
   return /[\r\n]/.test(trimmed) || (strategy === 'shepherd' && singleLine('unknown', strategy, trimmed).length > LONG_LINE_CHARS);
+}
+
+/**
+ * PowerShell's shell integration ends a command with `$?` only (D;0 or D;1), so the real exit
+ * code of a native program would be lost, and `$LASTEXITCODE` may still hold an earlier
+ * program's code. The file clears it, runs the command, and reports the code itself through an
+ * OSC 633 property the run reads (the same rule as the pseudoterminal's pwsh files).
+ */
+export function pwshFileText(command: string): string {
+  return [
+    '$global:LASTEXITCODE = $null',
+    command,
+    '$__tshepOk = $?',
+    '$__tshepCode = if ($__tshepOk) { 0 } elseif ($null -ne $global:LASTEXITCODE -and $global:LASTEXITCODE -ne 0) { $global:LASTEXITCODE } else { 1 }',
+    `[Console]::Write("$([char]27)]633;P;${EXIT_CODE_PROPERTY}=$__tshepCode$([char]7)")`,
+    '',
+  ].join('\n');
 }
 
 /** The line that sources file `name` of the private folder (with the C mark first where the shell has no hook). */
@@ -63,13 +82,14 @@ export function singleLine(kind: ShellKind, strategy: StrategyName, command: str
 /** Writes a multi-line command to a file under `runsDir` (removed on dispose) or returns the line as is. */
 export async function prepareCommand(command: string, kind: ShellKind, strategy: StrategyName, runsDir: string | undefined): Promise<PreparedCommand> {
   const trimmed = command.replace(/[\r\n]+$/, '');
-  if (!needsScriptFile(trimmed, strategy) || runsDir === undefined) {
+  if (!needsScriptFile(trimmed, strategy, kind) || runsDir === undefined) {
     return { line: singleLine(kind, strategy, trimmed), dispose: () => undefined };
   }
   const extension = kind === 'pwsh' ? '.ps1' : kind === 'fish' ? '.fish' : '.sh';
   const name = `c-${randomBytes(4).toString('hex')}${extension}`;
   const file = path.join(runsDir, name);
-  await fs.writeFile(file, `${trimmed.replace(/\r\n?/g, '\n')}\n`, { mode: 0o600 });
+  const text = trimmed.replace(/\r\n?/g, '\n');
+  await fs.writeFile(file, kind === 'pwsh' ? pwshFileText(text) : `${text}\n`, { mode: 0o600 });
   return {
     line: sourceLine(kind, strategy, name),
     dispose: () => void fs.rm(file, { force: true }).catch(() => undefined),

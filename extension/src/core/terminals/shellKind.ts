@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
 /**
  * Which family a shell belongs to, from its path: it decides which integration can be used
  * (VS Code injects into bash, zsh, fish and pwsh; Terminal Shepherd's scripts cover bash, zsh,
@@ -31,6 +34,44 @@ function kindOf(name: string): ShellKind {
   if (name === 'pwsh' || name === 'powershell' || name === 'pwsh-preview') return 'pwsh';
   if (SH_FAMILY.has(name)) return 'sh';
   return 'unknown';
+}
+
+/** The first of `names` found in a directory of `pathValue` (Windows: with .exe), or undefined. */
+export function findOnPath(
+  names: readonly string[],
+  platform: NodeJS.Platform,
+  pathValue: string,
+  exists: (file: string) => boolean = existsSync,
+): string | undefined {
+  const separator = platform === 'win32' ? ';' : ':';
+  const join = platform === 'win32' ? path.win32.join : path.posix.join;
+  for (const name of names) {
+    for (const dir of pathValue.split(separator)) {
+      if (dir.length === 0) continue;
+      const file = join(dir, platform === 'win32' && !name.endsWith('.exe') ? `${name}.exe` : name);
+      if (exists(file)) return file;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The shell a new managed terminal starts: the setting, else the editor's default profile;
+ * where that is cmd.exe (no shell integration of any kind), PowerShell 7 or Windows PowerShell
+ * when installed.
+ */
+export function chooseShell(
+  setting: string | undefined,
+  editorDefault: string | undefined,
+  platform: NodeJS.Platform,
+  pathValue: string,
+  exists?: (file: string) => boolean,
+): string | undefined {
+  if (setting) return setting;
+  if (platform === 'win32' && shellInfo(editorDefault ?? 'cmd.exe').kind === 'cmd') {
+    return findOnPath(['pwsh', 'powershell'], platform, pathValue, exists) ?? editorDefault;
+  }
+  return editorDefault;
 }
 
 /** A name for the shell in results and lists: its kind, or the executable's name for an unknown one. */

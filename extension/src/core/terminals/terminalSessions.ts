@@ -20,7 +20,7 @@ import type { ShepherdSettings } from '../settings';
 import { prepareCommand, RUNS_DIR_VARIABLE } from './commandText';
 import type { IntegrationFiles } from './integration/integrationFiles';
 import { managedEnv, shepherdLaunch } from './integration/integrationLaunch';
-import { shellInfo, type ShellInfo } from './shellKind';
+import { chooseShell, shellInfo, type ShellInfo } from './shellKind';
 import { hasScriptCommand, PtyTerminal } from './pty/ptyTerminal';
 import { strategyChain } from './strategyChain';
 import type { CreateTerminalOptions, ExecutionEndEvent, ExecutionEvent, ShellExecution, ShellTerminal, TerminalCloseEvent, TerminalHost } from './terminalPort';
@@ -262,7 +262,8 @@ export class TerminalSessions implements Disposable {
   private async createSession(name: string, cwd: string | undefined): Promise<TerminalSession> {
     const settings = this.deps.settings();
     const startIn = cwd ?? this.deps.workspaceFolder();
-    const shell = shellInfo(settings.shellPath ?? this.deps.host.defaultShell());
+    const platform = this.deps.platform ?? process.platform;
+    const shell = shellInfo(chooseShell(settings.shellPath, this.deps.host.defaultShell(), platform, process.env.PATH ?? process.env.Path ?? ''));
     const chain = strategyChain({ kind: shell.kind, vscodeInjection: this.deps.host.vscodeInjectionEnabled(), preference: settings.strategy });
     const failures: string[] = [];
     for (const strategy of chain) {
@@ -306,7 +307,7 @@ export class TerminalSessions implements Disposable {
       name: `${TERMINAL_TITLE_PREFIX}${name}`,
       reveal: settings.revealOnCreate,
       ...(startIn !== undefined ? { cwd: startIn } : {}),
-      ...(settings.shellPath ? { shellPath: settings.shellPath } : {}),
+      ...(settings.shellPath ? { shellPath: settings.shellPath } : shell.path !== undefined && shell.path !== this.deps.host.defaultShell() ? { shellPath: shell.path } : {}),
     };
     let options: CreateTerminalOptions;
     switch (strategy) {

@@ -5,6 +5,7 @@
  * SIGINT), with a trailer that records the final working directory so `cd` carries over to the
  * next command, and the shell's exit status as the run's exit code.
  */
+import { pwshFileText } from '../commandText';
 import type { ShellKind } from '../shellKind';
 
 const posixQuote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
@@ -39,7 +40,8 @@ export function commandFileText(input: PtyCommandInput): string {
     case 'cmd':
       return `@echo off\r\n${command.replace(/\n/g, '\r\n')}\r\n@set __tshep_rc=%ERRORLEVEL%\r\n@cd > "${input.cwdFile}"\r\n@exit /b %__tshep_rc%\r\n`;
     case 'pwsh':
-      return `${command}\n$__tshep_ok = $?; $__tshep_rc = if ($LASTEXITCODE -and -not $__tshep_ok) { $LASTEXITCODE } elseif ($__tshep_ok) { 0 } else { 1 }\n(Get-Location).Path | Set-Content -LiteralPath '${input.cwdFile.replace(/'/g, "''")}'\nexit $__tshep_rc\n`;
+      // The exit code as in a shell-integration terminal (commandText.ts), then the cwd, then exit with it.
+      return `${pwshFileText(command)}(Get-Location).Path | Set-Content -LiteralPath '${input.cwdFile.replace(/'/g, "''")}'\nexit $__tshepCode\n`;
     default:
       return `${size}${command}\n`;
   }

@@ -11,13 +11,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { Logger } from '../../../../../common/src/logger';
 import { Emitter } from '../../events';
 import type { ShellActivity } from '../../processes/types';
-import type { ShellInfo } from '../shellKind';
+import { findOnPath, type ShellInfo } from '../shellKind';
 import type { PseudoterminalBehaviour, PseudoterminalHandle, ShellExecution, ShellTerminal } from '../terminalPort';
 import { commandFileExtension, commandFileText, KEEPER_SCRIPT, keeperRequest, shellFileArgs } from './ptyCommand';
 
@@ -87,8 +87,7 @@ interface Running {
 
 /** Whether `script` is on PATH (util-linux on Linux, BSD script on macOS). */
 export function hasScriptCommand(platform: NodeJS.Platform = process.platform, pathValue = process.env.PATH ?? ''): boolean {
-  if (platform === 'win32') return false;
-  return pathValue.split(path.delimiter).some((dir) => dir.length > 0 && existsSync(path.join(dir, 'script')));
+  return platform !== 'win32' && findOnPath(['script'], platform, pathValue) !== undefined;
 }
 
 export class PtyTerminal implements ShellTerminal {
