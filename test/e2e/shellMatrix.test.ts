@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } fr
 import os from 'node:os';
 import path from 'node:path';
 import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
-import { E2E_MACHINE_SETTINGS, makeWorkspace, openShepherdWindow, waitFor, type ShepherdWindow } from '../support/shepherdE2e';
+import { makeWorkspace, openShepherdWindow, useShell, type ShepherdWindow } from '../support/shepherdE2e';
 import { describeWhere } from '../support/skips';
 
 interface ShellCase {
@@ -87,39 +87,10 @@ describeWhere(missing.length === 0, `shells missing: ${missing.join(', ')} (the 
     await win?.stop(failed);
   });
 
-  /** Switches the window to a shell case and waits until the extension host sees it. */
-  async function use(c: ShellCase): Promise<void> {
-    // User settings through the API (a rewritten User/settings.json is not noticed by a running
-    // code-server); the machine-scoped shell through Machine/settings.json, as a user would.
-    await win.vscode.driver.evaluate(`
-      const c = vscode.workspace.getConfiguration('terminal.integrated');
-      await c.update('shellIntegration.enabled', ${JSON.stringify(c.settings?.['terminal.integrated.shellIntegration.enabled'] ?? true)}, vscode.ConfigurationTarget.Global);
-      await c.update('env.linux', ${JSON.stringify(c.settings?.['terminal.integrated.env.linux'] ?? {})}, vscode.ConfigurationTarget.Global);
-      await vscode.workspace.getConfiguration('terminalShepherd').update('terminal.strategy', ${JSON.stringify(c.settings?.['terminalShepherd.terminal.strategy'] ?? 'auto')}, vscode.ConfigurationTarget.Global);
-    `);
-    win.vscode.writeMachineSettings({ ...E2E_MACHINE_SETTINGS, 'terminalShepherd.terminal.shellPath': c.shellPath });
-    const wanted = JSON.stringify([
-      c.shellPath,
-      c.settings?.['terminal.integrated.shellIntegration.enabled'] ?? true,
-      c.settings?.['terminal.integrated.env.linux'] ?? {},
-      c.settings?.['terminalShepherd.terminal.strategy'] ?? 'auto',
-    ]);
-    let seen = '';
-    await waitFor(`settings for ${c.label} (want ${wanted})`, 30_000, async () => {
-      seen = await win.vscode.driver.evaluate<string>(`
-        const c = vscode.workspace.getConfiguration();
-        return JSON.stringify([c.get('terminalShepherd.terminal.shellPath'), c.get('terminal.integrated.shellIntegration.enabled'), c.get('terminal.integrated.env.linux') ?? {}, c.get('terminalShepherd.terminal.strategy')]);
-      `);
-      return seen === wanted || undefined;
-    }).catch((error: Error) => {
-      throw new Error(`${error.message}; the window has ${seen}`);
-    });
-  }
-
   for (const c of cases) {
     describe(c.label, () => {
       const t = (suffix: string): string => `${c.label}-${suffix}`;
-      before(async () => use(c));
+      before(async () => useShell(win, c.shellPath, c.settings));
 
       it('exact echo; the strategy reported; the shell that really ran (from /proc)', async () => {
         const r = await win.run('terminal_run', { command: 'echo hello world', name: t('main') });

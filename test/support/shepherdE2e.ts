@@ -93,6 +93,37 @@ export async function openShepherdWindow(
   }
 }
 
+/**
+ * Switches a running window to another shell for new managed terminals, and the user settings
+ * that go with it (VS Code's injection, terminal env, Terminal Shepherd's strategy), then waits
+ * until the extension host sees them. User settings go through the API (a rewritten
+ * User/settings.json is not noticed by a running code-server); the machine-scoped shell through
+ * Machine/settings.json, as a user of a remote window would.
+ */
+export async function useShell(win: ShepherdWindow, shellPath: string, settings: Record<string, unknown> = {}): Promise<void> {
+  const injection = settings['terminal.integrated.shellIntegration.enabled'] ?? true;
+  const env = settings['terminal.integrated.env.linux'] ?? {};
+  const strategy = settings['terminalShepherd.terminal.strategy'] ?? 'auto';
+  await win.vscode.driver.evaluate(`
+    const c = vscode.workspace.getConfiguration('terminal.integrated');
+    await c.update('shellIntegration.enabled', ${JSON.stringify(injection)}, vscode.ConfigurationTarget.Global);
+    await c.update('env.linux', ${JSON.stringify(env)}, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('terminalShepherd').update('terminal.strategy', ${JSON.stringify(strategy)}, vscode.ConfigurationTarget.Global);
+  `);
+  win.vscode.writeMachineSettings({ ...E2E_MACHINE_SETTINGS, 'terminalShepherd.terminal.shellPath': shellPath });
+  const wanted = JSON.stringify([shellPath, injection, env, strategy]);
+  let seen = '';
+  await waitFor(`settings ${wanted}`, 30_000, async () => {
+    seen = await win.vscode.driver.evaluate<string>(`
+      const c = vscode.workspace.getConfiguration();
+      return JSON.stringify([c.get('terminalShepherd.terminal.shellPath'), c.get('terminal.integrated.shellIntegration.enabled'), c.get('terminal.integrated.env.linux') ?? {}, c.get('terminalShepherd.terminal.strategy')]);
+    `);
+    return seen === wanted || undefined;
+  }).catch((error: Error) => {
+    throw new Error(`${error.message}; the window has ${seen}`);
+  });
+}
+
 /** A process list with every child tree spread out, parents first. */
 export const flatten = (list: readonly TrackedProcess[]): TrackedProcess[] => list.flatMap((p) => [p, ...flatten(p.children ?? [])]);
 
