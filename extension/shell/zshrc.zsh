@@ -12,6 +12,10 @@ if [[ -o login ]]; then ZDOTDIR=$__tshep_zdotdir; fi
 # The end-of-line mark (an inverse %) would show in the output of a command that ends without a
 # newline.
 PROMPT_EOL_MARK=''
+# zsh-autosuggestions' grey suggestion after the cursor looks like typed text to VS Code, which
+# then clears the line with Ctrl+C before sending a command: no suggestions in managed terminals.
+ZSH_AUTOSUGGEST_HISTORY_IGNORE='*'
+ZSH_AUTOSUGGEST_COMPLETION_IGNORE='*'
 
 __tshep_esc() {
 	# Sets REPLY to $1 escaped for an OSC 633 value: \ as \\, ; and controls as \xHH.
@@ -56,6 +60,11 @@ __tshep_precmd_last() {
 	builtin printf '\e]633;P;Cwd=%s\a' "$REPLY"
 	if [[ $PS1 != *'633;A'* ]]; then
 		PS1=$'%{\e]633;A\a%}'"$PS1"$'%{\e]633;B\a%}'
+	fi
+	# A right prompt (themes put status and time there) is not typed text: VS Code would clear
+	# the line with Ctrl+C before sending a command if it took it for input.
+	if [[ -n $RPS1 && $RPS1 != *'633;H'* ]]; then
+		RPS1=$'%{\e]633;H\a%}'"$RPS1"$'%{\e]633;I\a%}'
 	fi
 	return $__tshep_status
 }

@@ -258,6 +258,7 @@ describe('bash in a real VS Code: REPLs, stdin, pagers, binary output, nested sh
     const nested = await win.run('terminal_run', { command: 'bash --norc --noprofile', name: 'nested' });
     assert.equal(nested.status, 'waiting_for_input', JSON.stringify(nested));
     assert.equal(nested.exitCode, undefined);
+    assert.match(String(nested.message), /^`bash` waits for input: a shell or session of its own/);
     const inner = await win.run('terminal_input', { name: 'nested', text: 'echo inside; false' });
     assert.equal(inner.status, 'waiting_for_input', 'the nested shell has no integration: no end, no exit code');
     assert.equal(inner.exitCode, undefined);

@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { TerminalRunResult } from '../../../common/src/protocol';
 import { BridgeErrorCode, ShepherdError } from '../../../extension/src/core/errors';
 import { OutputCapture } from '../../../extension/src/core/output/outputCapture';
+import { nestedSession } from '../../../extension/src/core/run/runReport';
 import type { ShellActivity } from '../../../extension/src/core/processes/types';
 import { defaultSettings, type ShepherdSettings } from '../../../extension/src/core/settings';
 import { TerminalService, type TerminalServiceEvent } from '../../../extension/src/core/terminals/terminalService';
@@ -274,6 +275,31 @@ describe('TerminalService against a fake TerminalHost', () => {
       const result = await service.run({ command: 'cat <<EOF\nline one\nEOF\n(exit 4)\n' });
       assert.deepEqual([result.output, result.exitCode, result.command], ['line one', 4, 'cat <<EOF\nline one\nEOF\n(exit 4)\n']);
       await waitFor('the temp file to be removed', () => !existsSync(file));
+    });
+  });
+
+  describe('honest degradation', () => {
+    it('a nested shell or remote session: waiting_for_input, no exit code, and what to do', async () => {
+      probe.activity = { foreground: 'job', readingTerminal: true, foregroundCommand: 'ssh dev@box' };
+      host.onExecute = (execution) => {
+        execution.start();
+        execution.push('Welcome\r\ndev@box:~$ ');
+      };
+      const result = await service.run({ command: 'ssh dev@box' });
+      assert.equal(result.status, 'waiting_for_input');
+      assert.equal(result.exitCode, undefined);
+      assert.equal(result.prompt, 'dev@box:~$');
+      assert.match(String(result.message), /^`ssh` waits for input: a shell or session of its own, where Terminal Shepherd's shell integration does not reach\./);
+      assert.match(String(result.message), /without an exit code \(none is invented\).*terminal_input \{name: "default", text: "exit"\}/);
+    });
+
+    it('tells shells and sessions from other programs', () => {
+      for (const command of ['bash --norc', '/usr/bin/zsh', '-bash', 'sh', 'ssh -t host', 'docker exec -it web sh', 'sudo -i']) {
+        assert.ok(nestedSession(command), command);
+      }
+      for (const command of ['python3', 'node', 'less file', 'git log', undefined]) {
+        assert.equal(nestedSession(command), undefined, String(command));
+      }
     });
   });
 

@@ -77,6 +77,7 @@ export class CommandRun {
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Number.POSITIVE_INFINITY;
   private probing = false;
+  private lastForeground: string | undefined;
   private finishing = false;
   private disposed = false;
   private readonly outputSubscription: Disposable;
@@ -128,6 +129,11 @@ export class CommandRun {
     })();
     this.drains.add(drain);
     void drain.finally(() => this.drains.delete(drain));
+  }
+
+  /** The command line of the terminal's foreground job at the last OS probe, when one held it. */
+  get foregroundCommand(): string | undefined {
+    return this.lastForeground;
   }
 
   /** Whether the run's own execution has been seen starting or ending. */
@@ -346,6 +352,7 @@ export class CommandRun {
         const idleness: ShellIdleness =
           activity.foreground === 'unknown' ? 'unknown' : activity.foreground === 'shell' ? 'idle' : 'busy';
         this.tracker.shellProbed(idleness, at);
+        this.lastForeground = activity.foreground === 'job' ? activity.foregroundCommand : undefined;
         if (activity.readingTerminal === 'unknown') {
           this.readingTerminalKnown = false;
         }

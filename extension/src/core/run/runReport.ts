@@ -52,7 +52,14 @@ export async function runResult(run: CommandRun, status: RunStatus, message?: st
   if (snap.outputFile) {
     result.outputFile = snap.outputFile;
   }
-  const note = message ?? (state.kind === 'completed' && state.endedEarly ? endedEarlyMessage(run.terminalName) : statusMessage(run.terminalName, status, exitCode));
+  const nested = status === 'waiting_for_input' ? nestedSession(run.foregroundCommand) : undefined;
+  const note =
+    message ??
+    (state.kind === 'completed' && state.endedEarly
+      ? endedEarlyMessage(run.terminalName)
+      : nested
+        ? nestedSessionMessage(run.terminalName, nested)
+        : statusMessage(run.terminalName, status, exitCode));
   if (note) {
     result.message = note;
   }
@@ -76,6 +83,23 @@ function statusMessage(terminal: string, status: RunStatus, exitCode: number | u
     default:
       return undefined;
   }
+}
+
+/** The program name when the foreground job is a shell or remote session of its own (no shell integration inside). */
+export function nestedSession(foregroundCommand: string | undefined): string | undefined {
+  const program = foregroundCommand?.trim().split(/\s+/)[0]?.split('/').pop()?.replace(/^-/, '');
+  return program && /^((ba|z|fi|da|k|mk|tc|c|a)?sh|ssh|mosh|telnet|docker|podman|kubectl|su|sudo|nsenter|chroot|tmux|screen)$/.test(program) ? program : undefined;
+}
+
+/** What an agent can and cannot know inside a nested shell or remote session, and what to do. */
+export function nestedSessionMessage(terminal: string, program: string): string {
+  const name = JSON.stringify(terminal);
+  return (
+    `\`${program}\` waits for input: a shell or session of its own, where Terminal Shepherd's shell integration does not reach. ` +
+    'Commands typed there with terminal_input return when their output goes quiet at a prompt, without an exit code (none is invented). ' +
+    `Type \`exit\` (terminal_input {name: ${name}, text: "exit"}) to leave it; the run then completes with its exit code. ` +
+    'To run a command remotely with an exit code, pass it as an argument (ssh host \'cmd\', docker exec ctr cmd).'
+  );
 }
 
 /** The shell integration reported the end while the command still ran (a program printed an end marker). */
