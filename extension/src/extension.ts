@@ -44,7 +44,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
     probeShell: (pid) => monitor.probeShell(pid),
     descendants: (pid) => monitor.descendants(pid),
     workspaceFolder: () => workspaceFolder,
-    integrationFiles: integrationFilesProvider(context.asAbsolutePath(path.join('extension', 'shell'))),
+    integrationFiles: integrationFilesProvider(context.asAbsolutePath('shell')),
     logger: log,
   });
   const ledger = createProcessLedger({

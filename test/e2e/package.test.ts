@@ -26,6 +26,13 @@ const SHIPPED = [
   'extension/readme.md',
   'extension/dist/extension.js',
   'extension/dist/mcp-server.js',
+  'extension/shell/bash.sh',
+  'extension/shell/fish.fish',
+  'extension/shell/posix.sh',
+  'extension/shell/zlogin.zsh',
+  'extension/shell/zprofile.zsh',
+  'extension/shell/zshenv.zsh',
+  'extension/shell/zshrc.zsh',
   'extension/media/icon.png',
   'extension/media/processes-view.svg',
 ];

@@ -16,7 +16,7 @@ import { shellInfo } from '../../../extension/src/core/terminals/shellKind';
 import { describeWhere } from '../../support/skips';
 import { TempDirs } from '../ledger/helpers';
 
-const SHELL_SCRIPTS = path.join(__dirname, '..', '..', '..', 'extension', 'shell');
+const SHELL_SCRIPTS = path.join(__dirname, '..', '..', '..', 'shell');
 
 function which(command: string): string | undefined {
   const r = spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' });

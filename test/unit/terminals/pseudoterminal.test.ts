@@ -18,7 +18,7 @@ import { describeWhere } from '../../support/skips';
 import { collectingLogger, TempDirs, waitFor } from '../ledger/helpers';
 import { FakeTerminalHost } from './fakeTerminalHost';
 
-const SHELL_SCRIPTS = path.join(__dirname, '..', '..', '..', 'extension', 'shell');
+const SHELL_SCRIPTS = path.join(__dirname, '..', '..', '..', 'shell');
 const available = process.platform === 'linux' && hasScriptCommand() && existsSync('/bin/bash');
 
 describeWhere(available, 'needs Linux, bash and util-linux `script`')('the extension-owned terminal (pseudoterminal strategy) with real processes', function () {

@@ -19,7 +19,7 @@ import { integrationFilesProvider } from '../../../extension/src/core/terminals/
 import { managedEnv } from '../../../extension/src/core/terminals/integration/integrationLaunch';
 import { pwshFileText } from '../../../extension/src/core/terminals/commandText';
 
-const SHELL_SCRIPTS = path.join(__dirname, '..', '..', '..', 'extension', 'shell');
+const SHELL_SCRIPTS = path.join(__dirname, '..', '..', '..', 'shell');
 
 const testSettings: ShepherdSettings = {
   ...defaultSettings,

@@ -1,5 +1,5 @@
 /**
- * Puts Terminal Shepherd's shell integration scripts (extension/shell/) where shells can read
+ * Puts Terminal Shepherd's shell integration scripts (shell/ at the top of the package) where shells can read
  * them: a private folder (0700) per user under the OS temp dir, one subfolder per script version
  * (content hash), so windows of different versions never overwrite each other's files. zsh needs
  * its scripts as dotfiles in a folder of their own (ZDOTDIR).
@@ -9,7 +9,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-/** Source file in extension/shell -> name in the prepared folder. */
+/** Source file in shell/ -> name in the prepared folder. */
 const FILES: Readonly<Record<string, string>> = {
   'bash.sh': 'bash.sh',
   'posix.sh': 'posix.sh',
