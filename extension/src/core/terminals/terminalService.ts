@@ -24,7 +24,7 @@ import {
   timeoutMessage,
 } from '../run/runReport';
 import { changeDirectoryCommand, isControlKey } from './shellCommands';
-import { TerminalSessions, type TerminalSession, type TerminalSessionsDependencies } from './terminalSessions';
+import { TerminalSessions, type TerminalSession, type TerminalSessionView, type TerminalSessionsDependencies } from './terminalSessions';
 
 export type { TerminalServiceEvent, TerminalSessionView } from './terminalSessions';
 
@@ -53,7 +53,8 @@ export class TerminalService implements Disposable {
     this.onDidChange = this.sessions.onDidChange;
   }
 
-  sessionViews(): TerminalSession[] {
+  /** The open terminals, read-only (for the ledger and the views). */
+  sessionViews(): TerminalSessionView[] {
     return this.sessions.open();
   }
 
