@@ -189,6 +189,36 @@ export class LinuxProcessMonitor implements ProcessMonitor {
     return result;
   }
 
+  async portHolders(port: number): Promise<number[]> {
+    // The extension's own network namespace: the one its terminals' servers bind in.
+    const inodes = new Set([...this.readListenTable(`${this.root}/net`)].filter(([, p]) => p === port).map(([inode]) => inode));
+    if (inodes.size === 0) {
+      return [];
+    }
+    const holders: number[] = [];
+    let sinceYield = 0;
+    for (const name of readdirSync(this.root)) {
+      const pid = Number(name);
+      if (!isActionablePid(pid)) {
+        continue;
+      }
+      let fds: string[];
+      try {
+        fds = readdirSync(`${this.root}/${pid}/fd`);
+      } catch {
+        continue; // gone, or another user's process
+      }
+      if (fds.some((fd) => inodes.has(socketInode(this.readLink(`${this.root}/${pid}/fd/${fd}`) ?? '') ?? ''))) {
+        holders.push(pid);
+      }
+      if (++sinceYield === YIELD_EVERY) {
+        sinceYield = 0;
+        await yieldToEventLoop();
+      }
+    }
+    return holders;
+  }
+
   async probeShell(shellPid: number): Promise<ShellActivity> {
     const shell = isActionablePid(shellPid) ? this.readStat(shellPid) : undefined;
     if (!shell || shell.ttyNr === 0 || shell.tpgid <= 0) {

@@ -78,6 +78,11 @@ export interface ProcessMonitor {
   killTree(id: ProcessIdentity, opts?: KillOptions): Promise<KillResult>;
   /** TCP ports in LISTEN state per pid; pids without any are absent from the map. */
   listeningPorts(pids: number[]): Promise<Map<number, number[]>>;
+  /**
+   * Pids of every process this user may see that listens on the TCP port (any address): who
+   * holds a port a server failed to bind. Costs a scan of all processes' sockets; not for polling.
+   */
+  portHolders(port: number): Promise<number[]>;
   /** What the terminal of this shell is doing right now. Cheap: called every few hundred ms. */
   probeShell(shellPid: number): Promise<ShellActivity>;
   dispose(): void;
