@@ -322,6 +322,7 @@ export const serverEntrySchema = z.object({
   ports: z.array(z.number().int()),
   urls: z.array(z.string()),
 });
+export type ServerEntry = z.infer<typeof serverEntrySchema>;
 export const ledgerSummarySchema = z.object({
   running: z.array(ledgerEntrySchema),
   orphaned: z.array(ledgerEntrySchema),
