@@ -122,11 +122,17 @@ async function scanFolder(folder: Folder, base: string, options: DetectOptions):
 
 async function projectOf(folder: Folder, files: ReadonlySet<string>, hasBin: boolean, base: string, options: DetectOptions): Promise<ProjectInfo | undefined> {
   const rails = hasBin && files.has('Gemfile') && (await isFile(path.join(folder.dir, 'bin', 'rails')));
-  const stacks = STACKS.filter((s) => s.detectionFiles.some((f) => (f === 'bin/rails' ? rails : files.has(f)))).map((s) => s.name);
-  if (stacks.length === 0) return undefined;
+  const found = STACKS.filter((s) => s.detectionFiles.some((f) => (f === 'bin/rails' ? rails : files.has(f))));
+  if (found.length === 0) return undefined;
   const where = relativeTo(base, folder.dir);
   const pkg = files.has('package.json') ? await readJson(path.join(folder.dir, 'package.json')) : undefined;
-  const manager = packageManagerOf(files, pkg) ?? (pkg ? folder.inheritedManager ?? 'npm' : undefined);
+  const isPackage = files.has('package.json');
+  const known = isPackage ? (packageManagerOf(files, pkg) ?? folder.inheritedManager) : undefined;
+  const manager = known ?? (isPackage ? 'npm' : undefined);
+  // A package of a monorepo, or a declared packageManager, uses that manager's stack too.
+  const managerStack = STACKS.find((s) => s.name.toLowerCase() === known);
+  if (managerStack && !found.includes(managerStack)) found.push(managerStack);
+  const stacks = STACKS.filter((s) => found.includes(s)).map((s) => s.name);
   const devCommands: DevCommand[] = [];
   for (const [name, body] of scriptsOf(pkg, 'scripts')) {
     if (isDevScript(name, body)) devCommands.push({ command: runScript(manager ?? 'npm', name), cwd: where, source: `package.json script "${name}": ${body}` });

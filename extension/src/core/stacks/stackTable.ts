@@ -20,11 +20,14 @@ export interface StackDefinition {
 /** Script names of long-running commands: `dev`, `start`, `serve`, `watch`, `preview`, `dev:web`, `start:api`. */
 const LONG_RUNNING_SCRIPT = /^(dev|develop|start|serve|server|watch|preview)(?:[:_-].*)?$/;
 
-/** Script bodies that run a dev server or a watcher whatever the script is called. */
+/** Script bodies that run a dev server whatever the script is called (`vite build` and friends are builds). */
 export const DEV_SERVER_TOOLS: readonly RegExp[] = [
-  /(^|\s|\/)(vite|next\s+dev|nuxt\s+dev|nuxi\s+dev|astro\s+dev|remix\s+dev|react-scripts\s+start|vue-cli-service\s+serve|ng\s+serve|webpack(-dev-server|\s+serve)|rsbuild\s+dev|parcel|nodemon|ts-node-dev|tsx\s+watch|http-server|live-server|serve)(\s|$)/,
-  /\s--watch(\s|$)|(^|\s)tsc\s+(-w|--watch)\b/,
+  /(^|\s|\/)(vite(?!\s+(build|optimize))|next\s+dev|nuxt\s+dev|nuxi\s+dev|astro\s+dev|remix\s+dev|react-scripts\s+start|vue-cli-service\s+serve|ng\s+serve|webpack(-dev-server|\s+serve)|rsbuild\s+dev|parcel(?!\s+build)|nodemon|ts-node-dev|http-server|live-server|serve)(\s|$)/,
 ];
+/** Watchers: `--watch`, `tsc -w`, `tsx watch`. */
+const WATCH = /\s(--watch|-w)(\s|=|$)|(^|\s)tsx\s+watch\b/;
+/** Bodies of one-shot commands that sometimes hide behind a `start` name. */
+const ONE_SHOT = /^(tsc|node\s+\S*build\S*|rimraf|eslint|jest|vitest\s+run|mocha)(\s|$)/;
 
 const node = [/^node(\.exe)?$/];
 
@@ -58,9 +61,8 @@ export const DETECTION_FILE_NAMES: ReadonlySet<string> = new Set(
 
 /** Whether a package.json (or deno.json) script is a long-running dev server or watcher, by its name or its body. */
 export function isDevScript(name: string, body: string): boolean {
-  if (LONG_RUNNING_SCRIPT.test(name)) {
-    // `start` also names one-shot scripts (`node build.js`); a body that is plainly a build is not a server.
-    return !/^(tsc|node\s+\S*build|rimraf|eslint|jest|vitest\s+run|mocha)\b/.test(body.trim());
-  }
-  return DEV_SERVER_TOOLS.some((p) => p.test(body));
+  const command = body.trim();
+  if (WATCH.test(` ${command}`)) return true;
+  if (LONG_RUNNING_SCRIPT.test(name)) return !ONE_SHOT.test(command);
+  return DEV_SERVER_TOOLS.some((p) => p.test(command));
 }
