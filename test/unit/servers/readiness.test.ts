@@ -12,6 +12,7 @@ import {
   judge,
   planProbes,
   probeIntervalMs,
+  URL_CATCH_UP_MS,
   waitUntilReady,
   WATCHER_SETTLE_MS,
   WEAK_ANSWER_GRACE_MS,
@@ -25,6 +26,9 @@ const ok = (url: string, status = 200): ProbeResult => ({ kind: 'http', url, sta
 class ScriptedRun implements ReadyRun {
   state: RunState = { kind: 'running' };
   output = '';
+  get active(): boolean {
+    return this.state.kind === 'running' || this.state.kind === 'waiting_for_input';
+  }
   private readonly changed = new Emitter<void>();
 
   write(text: string): void {
@@ -145,11 +149,17 @@ describe('readiness', () => {
       }
     });
 
-    it('a port that answers before any URL is printed (Vite binds first): ready with http://localhost:PORT/', async () => {
+    it('a port that answers before its URL arrives (Vite binds, then prints): the printed URL if it comes within the catch-up, else http://localhost:PORT/', async () => {
       env.ports = [5173];
       env.answers.set('port 5173', ok('http://localhost:5173/'));
-      const outcome = await waitUntilReady(run, env, { timeoutMs: 2000 });
-      assert.equal(outcome.kind === 'ready' && outcome.info.urls.join(), 'http://localhost:5173/');
+      timers.push(after(60, () => run.write('  ➜  Local:   http://localhost:5173/app/\n')));
+      const printed = await waitUntilReady(run, env, { timeoutMs: 2000 });
+      assert.equal(printed.kind === 'ready' && printed.info.urls.join(), 'http://localhost:5173/app/');
+      const silent = new ScriptedRun();
+      const t0 = performance.now();
+      const bare = await waitUntilReady(silent, env, { timeoutMs: 2000 });
+      assert.equal(bare.kind === 'ready' && bare.info.urls.join(), 'http://localhost:5173/');
+      assert.ok(performance.now() - t0 >= URL_CATCH_UP_MS - 5, 'it gave the output its catch-up time');
     });
 
     it("Vite reading the terminal for its shortcuts is not a question: it keeps waiting and gets ready", async () => {

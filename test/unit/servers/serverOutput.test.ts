@@ -87,6 +87,8 @@ describe('server output: ready lines, URLs, ports in use', () => {
       ['uvicorn app:app --port=8080', 8080],
       ['PORT=4000 npm start', 4000],
       ['gunicorn --bind 127.0.0.1:8002 app:app', 8002],
+      ['python3 -m http.server 8003 --bind 127.0.0.1', 8003],
+      ['python3 -m http.server --bind 127.0.0.1', undefined],
       ['npm run dev', undefined],
     ];
     for (const [command, port] of cases) assert.equal(portFromCommand(command), port, command);

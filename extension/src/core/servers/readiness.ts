@@ -19,6 +19,7 @@ import { findLocalUrls, findReadyLine, isShortcutHint, type LocalUrl, type Ready
 /** The part of a CommandRun readiness uses. */
 export interface ReadyRun {
   readonly state: RunState;
+  readonly active: boolean;
   wait(options: WaitOptions): Promise<WaitOutcome>;
   progress(): RunProgress;
   outputSnapshot(): Promise<RunOutputSnapshot>;
@@ -60,6 +61,11 @@ export type ProbeTarget = { readonly url: string; readonly port: number } | { re
 
 /** How long after a watcher's ready line a port may still appear before the line alone counts. */
 export const WATCHER_SETTLE_MS = 500;
+/**
+ * The OS shows a bind before VS Code delivers the line that announced it: when the port answered
+ * and no printed URL names it yet, the output gets this long to catch up (a URL may carry a path).
+ */
+export const URL_CATCH_UP_MS = 150;
 /** An answer outside Playwright's statuses (404, 500) counts once it held this long without a better one. */
 export const WEAK_ANSWER_GRACE_MS = 2000;
 
@@ -169,11 +175,29 @@ export async function waitUntilReady(run: ReadyRun, env: ReadyEnvironment, optio
     const now = env.now() - start;
     if (looked.some((r) => r.kind === 'http' && !r.accepted)) weakSinceMs ??= now;
     const verdict = judge({ elapsedMs: now, ports, urls, line, results: looked, weakSinceMs });
-    if (verdict) return { kind: 'ready', info: { ...verdict, waitedMs: Math.round(now) } };
+    if (verdict) {
+      const printed = verdict.via === 'http' || verdict.via === 'tcp' ? await printedUrls(run, ports, urls, options.signal) : undefined;
+      return { kind: 'ready', info: { ...verdict, ...(printed && printed.length > 0 ? { urls: printed } : {}), waitedMs: Math.round(now) } };
+    }
 
     const pause = Math.min(probeIntervalMs(now), deadline - env.now());
     if (pause > 0) await run.wait({ timeoutMs: pause, stopAtInput: false, ...(options.signal ? { signal: options.signal } : {}) });
   }
+}
+
+/** The printed URLs of held ports, given the output up to URL_CATCH_UP_MS to deliver them. */
+async function printedUrls(run: ReadyRun, ports: readonly number[], known: readonly LocalUrl[], signal: AbortSignal | undefined): Promise<string[]> {
+  const held = (urls: readonly LocalUrl[]): string[] => urls.filter((u) => ports.includes(u.port)).map((u) => u.url);
+  let found = held(known);
+  const deadline = performance.now() + URL_CATCH_UP_MS;
+  let chars = run.progress().outputChars;
+  while (found.length === 0 && performance.now() < deadline && !signal?.aborted && run.active) {
+    await run.wait({ timeoutMs: 10, stopAtInput: false, ...(signal ? { signal } : {}) });
+    if (run.progress().outputChars === chars) continue;
+    chars = run.progress().outputChars;
+    found = held(findLocalUrls((await run.outputSnapshot()).output));
+  }
+  return found;
 }
 
 /** The run ended, asks a real question, or the caller gave up: the wait is over. */

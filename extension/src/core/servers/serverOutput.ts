@@ -128,7 +128,12 @@ export function findPortInUse(output: string, command: string): { port: number |
 
 /** A port the command line asks for: `--port 8000`, `-p 8000`, `--port=8000`, `runserver 8000`, `http.server 8000`, `:8000`. */
 export function portFromCommand(command: string): number | undefined {
-  const patterns = [/(?:--port|-p|--listen|--bind)[=\s]+(?:[\w.[\]:]*:)?(\d{2,5})\b/, /\b(?:runserver|http\.server)\s+(?:[\w.]+:)?(\d{2,5})\b/, /\bPORT=(\d{2,5})\b/];
+  const patterns = [
+    /\b(?:runserver|http\.server)\s+(?:[\w.]+:)?(\d{2,5})(?![\d.])/,
+    /(?:--port|-p)[=\s]+(\d{2,5})(?![\d.])/,
+    /(?:--listen|--bind|-b)[=\s]+[\w.[\]:]*:(\d{2,5})(?![\d.])/,
+    /\bPORT=(\d{2,5})(?![\d.])/,
+  ];
   for (const p of patterns) {
     const m = p.exec(command);
     if (m && validPort(Number(m[1]))) return Number(m[1]);

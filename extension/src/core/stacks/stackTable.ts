@@ -40,7 +40,7 @@ export const STACKS: readonly StackDefinition[] = [
   { name: 'Deno', detectionFiles: ['deno.json', 'deno.jsonc', 'deno.lock'], processPatterns: [/^deno(\.exe)?$/], devServerPatterns: [LONG_RUNNING_SCRIPT], expectedProcesses: ['deno'] },
   { name: 'TypeScript', detectionFiles: ['tsconfig.json'], processPatterns: [/^tsc$/, /^ts-node$/, /^tsx$/], devServerPatterns: [/^watch/], expectedProcesses: ['tsc', 'ts-node'] },
   { name: 'Rust', detectionFiles: ['Cargo.toml'], processPatterns: [/^cargo(\.exe)?$/, /^rustc(\.exe)?$/], devServerPatterns: [], expectedProcesses: ['cargo', 'rustc'] },
-  { name: 'Python', detectionFiles: ['pyproject.toml', 'requirements.txt', 'setup.py', 'setup.cfg', 'Pipfile'], processPatterns: [/^python[\d.]*(\.exe)?$/, /^pip[\d.]*$/, /^poetry$/, /^uv$/], devServerPatterns: [], expectedProcesses: ['python', 'pip', 'poetry'] },
+  { name: 'Python', detectionFiles: ['pyproject.toml', 'requirements.txt', 'setup.py', 'setup.cfg', 'Pipfile', 'manage.py'], processPatterns: [/^python[\d.]*(\.exe)?$/, /^pip[\d.]*$/, /^poetry$/, /^uv$/], devServerPatterns: [], expectedProcesses: ['python', 'pip', 'poetry'] },
   { name: 'Django', detectionFiles: ['manage.py'], processPatterns: [/^python[\d.]*(\.exe)?$/], devServerPatterns: [/^runserver$/], expectedProcesses: ['python'] },
   { name: 'Go', detectionFiles: ['go.mod'], processPatterns: [/^go(\.exe)?$/], devServerPatterns: [], expectedProcesses: ['go'] },
   { name: 'Ruby', detectionFiles: ['Gemfile'], processPatterns: [/^ruby(\.exe)?$/, /^bundle$/], devServerPatterns: [], expectedProcesses: ['ruby', 'bundle'] },
