@@ -189,6 +189,28 @@ export class LinuxProcessMonitor implements ProcessMonitor {
     return result;
   }
 
+  async socketInodes(pids: number[]): Promise<string[]> {
+    const inodes = new Set<string>();
+    for (const pid of new Set(pids)) {
+      if (!isActionablePid(pid)) {
+        continue;
+      }
+      let fds: string[];
+      try {
+        fds = readdirSync(`${this.root}/${pid}/fd`);
+      } catch {
+        continue; // gone, or another user's process
+      }
+      for (const fd of fds) {
+        const inode = socketInode(this.readLink(`${this.root}/${pid}/fd/${fd}`) ?? '');
+        if (inode !== undefined) {
+          inodes.add(inode);
+        }
+      }
+    }
+    return [...inodes].sort();
+  }
+
   async portHolders(port: number): Promise<number[]> {
     // The extension's own network namespace: the one its terminals' servers bind in.
     const inodes = new Set([...this.readListenTable(`${this.root}/net`)].filter(([, p]) => p === port).map(([inode]) => inode));

@@ -83,6 +83,11 @@ export interface ProcessMonitor {
    * holds a port a server failed to bind. Costs a scan of all processes' sockets; not for polling.
    */
   portHolders(port: number): Promise<number[]>;
+  /**
+   * Optional, cheap: the socket inodes these processes hold (Linux). A caller that polls ports
+   * fast can skip the costly TCP tables while the set is unchanged: a listening port needs a socket.
+   */
+  socketInodes?(pids: number[]): Promise<string[]>;
   /** What the terminal of this shell is doing right now. Cheap: called every few hundred ms. */
   probeShell(shellPid: number): Promise<ShellActivity>;
   dispose(): void;

@@ -23,7 +23,7 @@ import { findLocalUrls, findPortInUse } from './serverOutput';
 
 export interface DevServerDependencies {
   readonly ledger: Pick<ProcessLedger, 'list' | 'kill' | 'refresh'>;
-  readonly monitor: Pick<ProcessMonitor, 'descendants' | 'listeningPorts' | 'portHolders' | 'listAll'>;
+  readonly monitor: Pick<ProcessMonitor, 'descendants' | 'listeningPorts' | 'portHolders' | 'listAll' | 'socketInodes'>;
   readonly logger: Logger;
   /** Wall clock (ms since the epoch). Default Date.now. */
   readonly now?: () => number;
@@ -52,6 +52,8 @@ interface RunRecord {
 const START_SLACK_MS = 2000;
 const STOP_WAIT_MS = 5000;
 const TAIL_LINES = 20;
+/** A tree whose sockets did not change still gets its TCP tables read this often (a socket may start listening late). */
+const TABLE_REFRESH_MS = 500;
 const HEALTH_TIMEOUTS: ProbeTimeouts = { connectMs: 300, answerMs: 1000 };
 
 export class DevServers {
@@ -119,17 +121,11 @@ export class DevServers {
   /** waitMode "ready" for a run just started: probes its own tree's ports, fast, until ready or a bound. */
   waitReady(run: CommandRun, options: { readonly timeoutMs: number; readonly signal?: AbortSignal; readonly readyPattern?: RegExp }): Promise<ReadyOutcome> {
     const startedAtWall = this.records.get(run)?.startedAtWall ?? this.now();
-    const { monitor } = this.deps;
+    const treePorts = new TreePorts(this.deps.monitor, run.shellPid, startedAtWall);
     return waitUntilReady(
       run,
       {
-        treePorts: async () => {
-          if (run.shellPid === undefined) return [];
-          const own = (await monitor.descendants(run.shellPid)).filter((p) => Date.parse(p.startedAt) >= startedAtWall - START_SLACK_MS);
-          if (own.length === 0) return [];
-          const ports = await monitor.listeningPorts(own.map((p) => p.pid));
-          return [...new Set([...ports.values()].flat())].sort((a, b) => a - b);
-        },
+        treePorts: () => treePorts.look(),
         probeUrl: (url) => this.probes.probeUrl(url),
         probePort: (port) => this.probes.probePort(port),
         now: () => performance.now(),
@@ -266,6 +262,40 @@ export class DevServers {
   private uptime(startedAt: string): number {
     const started = Date.parse(startedAt);
     return Number.isFinite(started) ? Math.max(0, Math.round(this.now() - started)) : 0;
+  }
+}
+
+/**
+ * The ports a run's tree listens on, looked at every few dozen ms while readiness waits. Reading
+ * the kernel's TCP tables costs milliseconds on a big machine (Linux generates /proc/net/tcp by
+ * walking every connection), so where the OS can list a tree's sockets cheaply the tables are
+ * read only when that set changed, and at most every TABLE_REFRESH_MS otherwise.
+ */
+export class TreePorts {
+  private lastSockets: string | undefined;
+  private lastReadAt = Number.NEGATIVE_INFINITY;
+  private lastPorts: number[] = [];
+
+  constructor(
+    private readonly monitor: DevServerDependencies['monitor'],
+    private readonly shellPid: number | undefined,
+    private readonly startedAtWall: number,
+  ) {}
+
+  async look(): Promise<number[]> {
+    if (this.shellPid === undefined) return [];
+    const own = (await this.monitor.descendants(this.shellPid)).filter((p) => Date.parse(p.startedAt) >= this.startedAtWall - START_SLACK_MS);
+    if (own.length === 0) return [];
+    const pids = own.map((p) => p.pid);
+    const sockets = this.monitor.socketInodes ? (await this.monitor.socketInodes(pids)).join(',') : undefined;
+    if (sockets === '') return []; // no socket at all: nothing can listen
+    const now = performance.now();
+    if (sockets !== undefined && sockets === this.lastSockets && now - this.lastReadAt < TABLE_REFRESH_MS) return this.lastPorts;
+    const ports = await this.monitor.listeningPorts(pids);
+    this.lastSockets = sockets;
+    this.lastReadAt = now;
+    this.lastPorts = [...new Set([...ports.values()].flat())].sort((a, b) => a - b);
+    return this.lastPorts;
   }
 }
 

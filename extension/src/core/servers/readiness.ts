@@ -75,6 +75,9 @@ export function probeIntervalMs(elapsedMs: number): number {
   return elapsedMs < 30_000 ? 100 : 250;
 }
 
+/** Where one look at the tree costs much (lsof on macOS, CIM on Windows), looks are spaced so they take at most a quarter of the time. */
+export const LOOK_COST_FACTOR = 4;
+
 /**
  * What to probe: URLs the output printed whose port the tree listens on (a URL on a port the
  * tree does not hold may be another process's), then the tree's other ports, bare.
@@ -135,6 +138,7 @@ export async function waitUntilReady(run: ReadyRun, env: ReadyEnvironment, optio
   let ports: number[] = [];
   let lastProbe: ProbeResult | undefined;
   let weakSinceMs: number | undefined;
+  let lookCostMs = 0;
   const seen = (): ReadySeen => ({
     ports,
     urls: urls.map((u) => u.url),
@@ -161,7 +165,9 @@ export async function waitUntilReady(run: ReadyRun, env: ReadyEnvironment, optio
     }
     // The tree's ports, then the probes, raced against the run ending.
     const looked = await untilRunSettles(run, options.signal, deadline - env.now(), async () => {
+      const lookStart = env.now();
       ports = await env.treePorts();
+      lookCostMs = env.now() - lookStart;
       const results: ProbeResult[] = [];
       for (const target of planProbes(ports, urls)) {
         const result = target.url !== undefined ? await env.probeUrl(target.url) : await env.probePort(target.port);
@@ -180,7 +186,7 @@ export async function waitUntilReady(run: ReadyRun, env: ReadyEnvironment, optio
       return { kind: 'ready', info: { ...verdict, ...(printed && printed.length > 0 ? { urls: printed } : {}), waitedMs: Math.round(now) } };
     }
 
-    const pause = Math.min(probeIntervalMs(now), deadline - env.now());
+    const pause = Math.min(Math.max(probeIntervalMs(now), lookCostMs * LOOK_COST_FACTOR), deadline - env.now());
     if (pause > 0) await run.wait({ timeoutMs: pause, stopAtInput: false, ...(options.signal ? { signal: options.signal } : {}) });
   }
 }
