@@ -10,7 +10,6 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
@@ -22,7 +21,7 @@ import { probeUrl } from '../../extension/src/core/servers/probe';
 import { analyzeWorkspace, defaultDetectOptions } from '../../extension/src/core/stacks/detectStacks';
 import { WorkspaceStacks } from '../../extension/src/core/stacks/workspaceStacks';
 import type { TerminalSessionView } from '../../extension/src/core/terminals/terminalSessions';
-import { openShepherdWindow } from '../support/shepherdE2e';
+import { freePort, openShepherdWindow } from '../support/shepherdE2e';
 import { measure, summarize, type Stats } from './stats';
 
 export interface ReadyChainResult {
@@ -45,17 +44,6 @@ export interface DevServerLocalResult {
   readonly detectCached: Stats;
   readonly sessions: number;
   readonly duplicateCheck: Stats;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A server that binds after `delayMs` and prints its listen time (and its URL, if asked). */

@@ -9,24 +9,12 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import path from 'node:path';
 import type { DevServer, ListProcessesResult, WorkspaceInfoResult } from '../../common/src/protocol';
 import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
 import { repoRoot, toolText } from '../support/mcpClient';
-import { alive, flatten, makeWorkspace, openShepherdWindow, waitFor, type ShepherdWindow } from '../support/shepherdE2e';
-
-/** A TCP port free right now on 127.0.0.1. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { alive, flatten, freePort, makeWorkspace, openShepherdWindow, waitFor, type ShepherdWindow } from '../support/shepherdE2e';
 
 /** Pids listening on the TCP port, as the OS says (ss), not as the product says. */
 function listeners(port: number): number[] {

@@ -168,16 +168,9 @@ export class LinuxProcessMonitor implements ProcessMonitor {
       if (listening.size === 0) {
         continue;
       }
-      let fds: string[];
-      try {
-        fds = readdirSync(`${this.root}/${pid}/fd`);
-      } catch {
-        continue; // gone, or another user's process
-      }
       const ports = new Set<number>();
-      for (const fd of fds) {
-        const inode = socketInode(this.readLink(`${this.root}/${pid}/fd/${fd}`) ?? '');
-        const port = inode === undefined ? undefined : listening.get(inode);
+      for (const inode of this.socketsOf(pid)) {
+        const port = listening.get(inode);
         if (port !== undefined) {
           ports.add(port);
         }
@@ -192,20 +185,8 @@ export class LinuxProcessMonitor implements ProcessMonitor {
   async socketInodes(pids: number[]): Promise<string[]> {
     const inodes = new Set<string>();
     for (const pid of new Set(pids)) {
-      if (!isActionablePid(pid)) {
-        continue;
-      }
-      let fds: string[];
-      try {
-        fds = readdirSync(`${this.root}/${pid}/fd`);
-      } catch {
-        continue; // gone, or another user's process
-      }
-      for (const fd of fds) {
-        const inode = socketInode(this.readLink(`${this.root}/${pid}/fd/${fd}`) ?? '');
-        if (inode !== undefined) {
-          inodes.add(inode);
-        }
+      if (isActionablePid(pid)) {
+        this.socketsOf(pid).forEach((inode) => inodes.add(inode));
       }
     }
     return [...inodes].sort();
@@ -224,13 +205,7 @@ export class LinuxProcessMonitor implements ProcessMonitor {
       if (!isActionablePid(pid)) {
         continue;
       }
-      let fds: string[];
-      try {
-        fds = readdirSync(`${this.root}/${pid}/fd`);
-      } catch {
-        continue; // gone, or another user's process
-      }
-      if (fds.some((fd) => inodes.has(socketInode(this.readLink(`${this.root}/${pid}/fd/${fd}`) ?? '') ?? ''))) {
+      if (this.socketsOf(pid).some((inode) => inodes.has(inode))) {
         holders.push(pid);
       }
       if (++sinceYield === YIELD_EVERY) {
@@ -404,6 +379,24 @@ export class LinuxProcessMonitor implements ProcessMonitor {
       }
     }
     return table;
+  }
+
+  /** The socket inodes a process holds; none when it is gone or another user's. */
+  private socketsOf(pid: number): string[] {
+    let fds: string[];
+    try {
+      fds = readdirSync(`${this.root}/${pid}/fd`);
+    } catch {
+      return [];
+    }
+    const inodes: string[] = [];
+    for (const fd of fds) {
+      const inode = socketInode(this.readLink(`${this.root}/${pid}/fd/${fd}`) ?? '');
+      if (inode !== undefined) {
+        inodes.push(inode);
+      }
+    }
+    return inodes;
   }
 
   private readLink(path: string): string | undefined {
