@@ -13,10 +13,13 @@ import { setListenerErrorHandler } from './core/events';
 import { attachToTerminalService, createProcessLedger, defaultLedgerSettings } from './core/ledger';
 import { createRunOutputFactory } from './core/output/runOutputFactory';
 import { createProcessMonitor } from './core/processes';
+import { DevServers } from './core/servers/devServers';
+import { WorkspaceStacks } from './core/stacks/workspaceStacks';
 import { TerminalService } from './core/terminals/terminalService';
 import { createLogChannel } from './vscode/logChannel';
 import { registerMcpServerProvider } from './vscode/mcpServerProvider';
 import { readLogLevel, readSettings } from './vscode/settings';
+import { watchStacks, workspaceFolderPaths } from './vscode/stackWatcher';
 import { VsCodeTerminalHost } from './vscode/terminalHost';
 import { announceOrphans, registerProcessUi } from './vscode/ui';
 import { firstWorkspaceFolder, isWorkspaceTrusted } from './vscode/workspace';
@@ -36,6 +39,16 @@ export async function activate(context: ExtensionContext): Promise<void> {
 
   const monitor = createProcessMonitor(process.platform, log);
   const host = new VsCodeTerminalHost();
+  const ledger = createProcessLedger({
+    dataDir,
+    monitor,
+    settings: () => ({ ...defaultLedgerSettings, pollIntervalMs: readSettings().pollIntervalMs }),
+    logger: log,
+  });
+  const servers = new DevServers({ ledger, monitor, logger: log });
+  const stacks = new WorkspaceStacks({ roots: workspaceFolderPaths, logger: log });
+  context.subscriptions.push(stacks, watchStacks(stacks));
+  void stacks.analysis(); // logged once ready; workspace_info finds it cached
   const terminals = new TerminalService({
     host,
     settings: readSettings,
@@ -43,12 +56,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
     probeShell: (pid) => monitor.probeShell(pid),
     workspaceFolder: () => workspaceFolder,
     logger: log,
-  });
-  const ledger = createProcessLedger({
-    dataDir,
-    monitor,
-    settings: () => ({ ...defaultLedgerSettings, pollIntervalMs: readSettings().pollIntervalMs }),
-    logger: log,
+    servers,
   });
   const startup = await ledger.start().catch((error: unknown) => {
     log.error('the process ledger could not load; orphans of earlier windows are not reported', error);
@@ -56,7 +64,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
   });
   const attachment = attachToTerminalService(ledger, terminals, log);
   context.subscriptions.push(host, terminals);
-  const ui = { ledger, terminals, logger: { ...log, show: () => channel.show() }, dataDir, orphanPolicy: () => readSettings().orphanPolicy };
+  const ui = { ledger, terminals, servers: { list: () => servers.list(terminals.sessionViews()) }, logger: { ...log, show: () => channel.show() }, dataDir, orphanPolicy: () => readSettings().orphanPolicy };
   context.subscriptions.push(registerProcessUi(ui));
   if (startup && startup.orphans.length > 0) {
     void announceOrphans(ui, startup.orphans);
@@ -66,7 +74,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
   let bridgeFile: BridgeFilePublisher | undefined;
   try {
     bridge = await startBridgeServer({
-      handlers: createBridgeHandlers({ terminals, ledger, isTrusted: isWorkspaceTrusted }),
+      handlers: createBridgeHandlers({ terminals, ledger, servers, stacks, isTrusted: isWorkspaceTrusted }),
       hello: () => ({
         extensionVersion: version,
         windowPid: process.pid,

@@ -1,10 +1,11 @@
 /**
  * `npm run bench`: every benchmark, figures printed (never asserted), ratios measured in one run.
  *   npm run bench                 all
- *   npm run bench -- chain        only the real-chain benchmark (also: output, process, ledger)
+ *   npm run bench -- chain        only the real-chain benchmark (also: ready, servers, output, process, ledger)
  */
 import { cpus, loadavg } from 'node:os';
 import { runChainBench } from './chainBench';
+import { runDevServerLocalBench, runReadyChainBench } from './devServerBench';
 import { runLedgerBench } from './ledgerBench';
 import { runOutputBench } from './outputBench';
 import { runProcessBench } from './processBench';
@@ -41,6 +42,27 @@ async function main(): Promise<void> {
     // The stopped VS Code's processes take a few seconds to exit; the in-process figures below
     // should not share the CPUs with them.
     await new Promise((resolve) => setTimeout(resolve, 10_000));
+  }
+
+  if (wants('ready')) {
+    const r = await runReadyChainBench();
+    console.log(`Dev servers, real chain: terminal_run waitMode "ready", ${r.runs} servers each (bind after 300-600 ms)`);
+    line('port answering -> tool returned, URL printed (goal p50 <= 100)', dist(r.printsUrl));
+    line('port answering -> tool returned, no URL printed (+catch-up)', dist(r.printsNoUrl));
+    console.log();
+    await new Promise((resolve) => setTimeout(resolve, 10_000)); // let the stopped VS Code exit first
+  }
+
+  if (wants('servers')) {
+    const s = await runDevServerLocalBench();
+    console.log('Dev servers and stacks, in process');
+    line("one look at a run's tree, sockets unchanged (every 50 ms)", dist(s.treeLook));
+    line("one look at a run's tree reading the TCP tables", dist(s.treeLookTables));
+    line('one loopback HTTP probe', dist(s.httpProbe));
+    line(`stack detection, ${s.files} files, cold (goal p50 <= 150)`, dist(s.detectCold));
+    line('stack detection, cached (goal p50 <= 5)', dist(s.detectCached));
+    line(`duplicate check per run (${s.sessions} terminals)`, dist(s.duplicateCheck));
+    console.log();
   }
 
   if (wants('output')) {

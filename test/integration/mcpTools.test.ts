@@ -67,6 +67,49 @@ const toolCases: readonly ToolCase[] = [
     failure: { error: shellIntegrationUnavailableError('dev', 10_000), code: 'ShellIntegrationUnavailable', nextStep: /choose one with terminalShepherd\.terminal\.shellPath\), then retry\./ },
   },
   {
+    tool: 'terminal_run',
+    key: 'run',
+    args: { command: 'npm run dev', name: 'web', waitMode: 'ready', readyPattern: 'ready in', restart: true },
+    params: { command: 'npm run dev', name: 'web', waitMode: 'ready', readyPattern: 'ready in', restart: true },
+    result: {
+      status: 'running',
+      output: 'VITE v7 ready in 300 ms\n  ➜  Local:   http://localhost:5173/',
+      name: 'web',
+      command: 'npm run dev',
+      durationMs: 412,
+      pid: 52,
+      ready: { ports: [5173], urls: ['http://localhost:5173/'], via: 'http', http: { url: 'http://localhost:5173/', status: 200 }, waitedMs: 401 },
+      message: 'Ready after 401 ms.',
+    },
+    text: 'running · 412 ms · terminal "web" (shell pid 52)\n$ npm run dev\nURLs: http://localhost:5173/\nReady after 401 ms.\n--- output ---\nVITE v7 ready in 300 ms\n  ➜  Local:   http://localhost:5173/',
+    failure: { error: new ShepherdError(BridgeErrorCode.InvalidInput, 'readyPattern applies to waitMode "ready" only.'), code: 'InvalidInput', nextStep: /waitMode "ready" only/ },
+  },
+  {
+    tool: 'workspace_info',
+    key: 'workspaceInfo',
+    args: {},
+    params: {},
+    result: {
+      analysis: {
+        detectedStacks: ['Node.js', 'pnpm'],
+        projectRoot: '/w',
+        expectedProcesses: ['node', 'npm', 'npx', 'pnpm'],
+        projects: [{ path: 'apps/web', stacks: ['Node.js'], packageManager: 'pnpm', devCommands: [{ command: 'pnpm dev', cwd: 'apps/web', source: 'package.json script "dev": vite' }] }],
+        devCommands: [{ command: 'pnpm dev', cwd: 'apps/web', source: 'package.json script "dev": vite' }],
+        truncated: false,
+        analyzedAt: '2026-11-22T09:00:00.000Z',
+        scanMs: 3.5,
+      },
+      servers: [{ terminal: 'web', command: 'pnpm dev', cwd: '/w/apps/web', pid: 70, ports: [5173], urls: ['http://localhost:5173/'], startedAt: '2026-11-22T09:00:00.000Z', uptimeMs: 65_000, status: 'running', healthy: true }],
+    },
+    text:
+      'Stacks: Node.js, pnpm (root /w)\n\nProjects:\n- apps/web: Node.js (package manager pnpm)\n\n' +
+      'Dev-server commands (run with terminal_run, waitMode "ready"):\n- pnpm dev  (cwd "apps/web"; package.json script "dev": vite)\n\n' +
+      'Expected processes: node, npm, npx, pnpm\n\n' +
+      'Dev servers running now:\n- `pnpm dev` in /w/apps/web: terminal "web" · pid 70 · http://localhost:5173/ · up 1m 5s · answers',
+    failure: { error: new Error('scan failed'), ...internal },
+  },
+  {
     tool: 'terminal_state',
     key: 'state',
     args: { name: 'ci', wait: true, timeout: 2000 },
@@ -156,7 +199,7 @@ describe('MCP tools from source (createServer over an in-memory transport)', () 
   it('lists the terminal tools with described inputs, output schemas and honest annotations', async () => {
     const { tools } = await session.client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    assert.deepEqual(Object.keys(byName).sort(), ['kill_orphans', 'kill_process', 'list_processes', 'terminal_input', 'terminal_list', 'terminal_run', 'terminal_state']);
+    assert.deepEqual(Object.keys(byName).sort(), ['kill_orphans', 'kill_process', 'list_processes', 'terminal_input', 'terminal_list', 'terminal_run', 'terminal_state', 'workspace_info']);
     for (const tool of tools) {
       assert.ok(tool.description && tool.description.length > 40, `${tool.name} has a description`);
       assert.ok(tool.outputSchema, `${tool.name} has an output schema`);
@@ -216,6 +259,7 @@ describe('MCP tools from source (createServer over an in-memory transport)', () 
       ['terminal_run', { command: 'ls', name: 'a\u0007b' }, /name must not contain control characters/],
       ['terminal_run', { command: 'ls', waitMode: 'later' }, /waitMode/],
       ['terminal_run', { command: 'ls', timeout: 50 }, /timeout must be at least 100 ms/],
+      ['terminal_run', { command: 'ls', waitMode: 'ready', readyPattern: '(unclosed' }, /readyPattern must be a valid JavaScript regular expression/],
       ['terminal_state', { name: '' }, /name must not be empty/],
       ['terminal_input', { name: 'ci' }, /text/],
       ['kill_process', { pid: 0 }, /pid/],
@@ -227,6 +271,20 @@ describe('MCP tools from source (createServer over an in-memory transport)', () 
       assert.match(text(result), pattern);
     }
     assert.deepEqual(reached, [], 'no bad call reached the bridge');
+  });
+
+  it('the reminder names the running dev servers with their URLs', async () => {
+    fixture.handlers.ledgerSummary = () => ({
+      running: [],
+      orphaned: [],
+      servers: [{ terminal: 'web', command: 'npm run dev', pid: 70, ports: [5173], urls: ['http://localhost:5173/'] }],
+    });
+    script(fixture, 'list', () => ({ terminals: [] }));
+    const result = await session.call('terminal_list', {});
+    assert.match(text(result), /Dev servers running \(reuse them; terminal_run with the same command says already_running\):\n- `npm run dev` in terminal "web": http:\/\/localhost:5173\/ \(pid 70\)$/);
+    assert.deepEqual((result.structuredContent as { ledger: { servers: unknown } }).ledger.servers, [
+      { terminal: 'web', command: 'npm run dev', pid: 70, ports: [5173], urls: ['http://localhost:5173/'] },
+    ]);
   });
 
   it('turns extension errors into isError results naming the code and the next step', async () => {

@@ -136,6 +136,11 @@ export class FakeProcessMonitor implements ProcessMonitor {
     return found;
   }
 
+  async portHolders(port: number): Promise<number[]> {
+    this.calls.push('portHolders');
+    return [...this.ports].filter(([pid, ports]) => ports.includes(port) && this.table.has(pid)).map(([pid]) => pid);
+  }
+
   async probeShell(shellPid: number): Promise<ShellActivity> {
     this.calls.push('probeShell');
     return this.shellActivity.get(shellPid) ?? UNKNOWN_ACTIVITY;

@@ -77,6 +77,14 @@ export class DarwinProcessMonitor implements ProcessMonitor {
     return parseLsofListen(out.stdout); // exit 1 with no output is "no listening sockets"
   }
 
+  async portHolders(port: number): Promise<number[]> {
+    const out = await runCommand(LSOF, ['-nP', `-iTCP:${Math.trunc(port)}`, '-sTCP:LISTEN', '-F', 'pn']);
+    if (out.error) {
+      throw new Error(`lsof failed: ${out.error.message}`);
+    }
+    return [...parseLsofListen(out.stdout)].filter(([, ports]) => ports.includes(port)).map(([pid]) => pid);
+  }
+
   async probeShell(shellPid: number): Promise<ShellActivity> {
     if (!isActionablePid(shellPid)) {
       return UNKNOWN_ACTIVITY;

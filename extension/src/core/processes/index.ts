@@ -34,6 +34,7 @@ const unsupportedMonitor: ProcessMonitor = {
   isAlive: async () => false,
   killTree: async () => ({ killed: [], failed: [] }),
   listeningPorts: async () => new Map(),
+  portHolders: async () => [],
   probeShell: async () => UNKNOWN_ACTIVITY,
   dispose: () => undefined,
 };

@@ -168,16 +168,9 @@ export class LinuxProcessMonitor implements ProcessMonitor {
       if (listening.size === 0) {
         continue;
       }
-      let fds: string[];
-      try {
-        fds = readdirSync(`${this.root}/${pid}/fd`);
-      } catch {
-        continue; // gone, or another user's process
-      }
       const ports = new Set<number>();
-      for (const fd of fds) {
-        const inode = socketInode(this.readLink(`${this.root}/${pid}/fd/${fd}`) ?? '');
-        const port = inode === undefined ? undefined : listening.get(inode);
+      for (const inode of this.socketsOf(pid)) {
+        const port = listening.get(inode);
         if (port !== undefined) {
           ports.add(port);
         }
@@ -187,6 +180,40 @@ export class LinuxProcessMonitor implements ProcessMonitor {
       }
     }
     return result;
+  }
+
+  async socketInodes(pids: number[]): Promise<string[]> {
+    const inodes = new Set<string>();
+    for (const pid of new Set(pids)) {
+      if (isActionablePid(pid)) {
+        this.socketsOf(pid).forEach((inode) => inodes.add(inode));
+      }
+    }
+    return [...inodes].sort();
+  }
+
+  async portHolders(port: number): Promise<number[]> {
+    // The extension's own network namespace: the one its terminals' servers bind in.
+    const inodes = new Set([...this.readListenTable(`${this.root}/net`)].filter(([, p]) => p === port).map(([inode]) => inode));
+    if (inodes.size === 0) {
+      return [];
+    }
+    const holders: number[] = [];
+    let sinceYield = 0;
+    for (const name of readdirSync(this.root)) {
+      const pid = Number(name);
+      if (!isActionablePid(pid)) {
+        continue;
+      }
+      if (this.socketsOf(pid).some((inode) => inodes.has(inode))) {
+        holders.push(pid);
+      }
+      if (++sinceYield === YIELD_EVERY) {
+        sinceYield = 0;
+        await yieldToEventLoop();
+      }
+    }
+    return holders;
   }
 
   async probeShell(shellPid: number): Promise<ShellActivity> {
@@ -352,6 +379,24 @@ export class LinuxProcessMonitor implements ProcessMonitor {
       }
     }
     return table;
+  }
+
+  /** The socket inodes a process holds; none when it is gone or another user's. */
+  private socketsOf(pid: number): string[] {
+    let fds: string[];
+    try {
+      fds = readdirSync(`${this.root}/${pid}/fd`);
+    } catch {
+      return [];
+    }
+    const inodes: string[] = [];
+    for (const fd of fds) {
+      const inode = socketInode(this.readLink(`${this.root}/${pid}/fd/${fd}`) ?? '');
+      if (inode !== undefined) {
+        inodes.push(inode);
+      }
+    }
+    return inodes;
   }
 
   private readLink(path: string): string | undefined {

@@ -78,6 +78,16 @@ export interface ProcessMonitor {
   killTree(id: ProcessIdentity, opts?: KillOptions): Promise<KillResult>;
   /** TCP ports in LISTEN state per pid; pids without any are absent from the map. */
   listeningPorts(pids: number[]): Promise<Map<number, number[]>>;
+  /**
+   * Pids of every process this user may see that listens on the TCP port (any address): who
+   * holds a port a server failed to bind. Costs a scan of all processes' sockets; not for polling.
+   */
+  portHolders(port: number): Promise<number[]>;
+  /**
+   * Optional, cheap: the socket inodes these processes hold (Linux). A caller that polls ports
+   * fast can skip the costly TCP tables while the set is unchanged: a listening port needs a socket.
+   */
+  socketInodes?(pids: number[]): Promise<string[]>;
   /** What the terminal of this shell is doing right now. Cheap: called every few hundred ms. */
   probeShell(shellPid: number): Promise<ShellActivity>;
   dispose(): void;

@@ -181,6 +181,11 @@ export class WindowsProcessMonitor implements ProcessMonitor {
     return new Map([...all].filter(([pid]) => wanted.has(pid)));
   }
 
+  async portHolders(port: number): Promise<number[]> {
+    const all = parseListenRows(parseJsonRows(await this.session.run(LISTEN_PORTS_SCRIPT)));
+    return [...all].filter(([, ports]) => ports.includes(port)).map(([pid]) => pid);
+  }
+
   async probeShell(shellPid: number): Promise<ShellActivity> {
     if (!isActionablePid(shellPid)) {
       return UNKNOWN_ACTIVITY;

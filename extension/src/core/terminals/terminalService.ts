@@ -7,14 +7,22 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { InputParams, RunParams, StateParams, TerminalInfo, TerminalRunResult } from '../../../../common/src/protocol';
 import type { Disposable } from '../events';
+import { samePath } from '../fsUtil';
 import type { CommandRun, RunProgress } from '../run/commandRun';
 import {
   cancelledBeforeStartError,
   cancelledMessage,
   changeDirectoryError,
   cwdNotADirectoryError,
+  alreadyRunningResult,
   exitCodeOf,
   keySentWithoutRunError,
+  notReadyMessage,
+  portConflictMessage,
+  readyMessage,
+  readyPatternModeError,
+  restartFailedError,
+  serversUnavailableError,
   noRunYetError,
   nothingRunningError,
   relativeCwdError,
@@ -23,6 +31,7 @@ import {
   terminalClosedError,
   timeoutMessage,
 } from '../run/runReport';
+import type { DevServers } from '../servers/devServers';
 import { changeDirectoryCommand, isControlKey } from './shellCommands';
 import { TerminalSessions, type TerminalSession, type TerminalSessionView, type TerminalSessionsDependencies } from './terminalSessions';
 
@@ -30,6 +39,8 @@ export type { TerminalServiceEvent, TerminalSessionView } from './terminalSessio
 
 export interface TerminalServiceDependencies extends Omit<TerminalSessionsDependencies, 'now'> {
   readonly now?: () => number;
+  /** Dev-server support: the duplicate rule, restarts, waitMode "ready", port conflicts. */
+  readonly servers?: DevServers;
 }
 
 export interface CallOptions {
@@ -63,9 +74,26 @@ export class TerminalService implements Disposable {
     if (options.signal?.aborted) {
       throw cancelledBeforeStartError();
     }
-    const name = params.name ?? 'default';
+    const waitMode = params.waitMode ?? (params.readyPattern !== undefined ? 'ready' : 'completion');
+    if (params.readyPattern !== undefined && waitMode !== 'ready') {
+      throw readyPatternModeError(waitMode);
+    }
+    let name = params.name ?? 'default';
     const timeoutMs = params.timeoutMs ?? this.deps.settings().defaultTimeoutMs;
     const cwd = params.cwd === undefined ? undefined : await this.resolveCwd(params.cwd);
+    const servers = this.deps.servers;
+    if (servers && waitMode !== 'completion') {
+      // Never twice: the same server in the same directory is reported (or, asked to, replaced).
+      const running = servers.findRunning(params.command, cwd ?? this.sessions.get(name)?.terminal.cwd ?? this.deps.workspaceFolder(), this.sessions.open());
+      if (running && !params.restart) {
+        const { server, tail } = await servers.describe(running);
+        return alreadyRunningResult(server, tail);
+      }
+      if (running) {
+        if (!(await servers.stop(running))) throw restartFailedError({ command: running.command, terminal: running.session.name });
+        name = params.name ?? running.session.name;
+      }
+    }
     const reservation = await this.sessions.reserve(name, cwd);
     const { session } = reservation;
     let run: CommandRun;
@@ -78,16 +106,20 @@ export class TerminalService implements Disposable {
         throw cancelledBeforeStartError();
       }
       run = this.sessions.startRun(session, params.command);
+      servers?.noteStarted(run, cwd ?? session.terminal.cwd ?? (reservation.created ? this.deps.workspaceFolder() : undefined), waitMode);
     } finally {
       reservation.release();
     }
-    if (params.waitMode === 'background') {
+    if (waitMode === 'background') {
       const outcome = await run.wait({ timeoutMs: BACKGROUND_GLANCE_MS, signal: options.signal });
       // `cancelled` promises Ctrl+C was sent, in this mode as in the others.
       if (outcome === 'cancelled') return this.cancel(session, run);
-      return runResult(run, outcome === 'timeout' ? 'running' : outcome);
+      return this.explainPortConflict(await runResult(run, outcome === 'timeout' ? 'running' : outcome));
     }
-    return this.waitAndReport(session, run, timeoutMs, options);
+    if (waitMode === 'ready') {
+      return this.waitReady(session, run, timeoutMs, params.readyPattern, options);
+    }
+    return this.explainPortConflict(await this.waitAndReport(session, run, timeoutMs, options));
   }
 
   /** terminal_state: the current or last run of a terminal, optionally waiting for it. */
@@ -175,6 +207,41 @@ export class TerminalService implements Disposable {
     }
   }
 
+  /** waitMode "ready": until the server or watcher answers, or it fails fast (ended, asks, cancelled, timeout). */
+  private async waitReady(session: TerminalSession, run: CommandRun, timeoutMs: number, readyPattern: string | undefined, options: CallOptions): Promise<TerminalRunResult> {
+    const servers = this.deps.servers;
+    if (!servers) throw serversUnavailableError();
+    const progress = options.onProgress ? this.reportProgress(run, options.onProgress) : undefined;
+    try {
+      const outcome = await servers.waitReady(run, {
+        timeoutMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(readyPattern !== undefined ? { readyPattern: new RegExp(readyPattern) } : {}),
+      });
+      switch (outcome.kind) {
+        case 'ready':
+          return { ...(await runResult(run, 'running', readyMessage(session.name, outcome.info))), ready: outcome.info };
+        case 'cancelled':
+          return await this.cancel(session, run);
+        case 'waiting_for_input':
+          return await runResult(run, 'waiting_for_input');
+        case 'ended':
+          return await this.explainPortConflict(await runResult(run, statusOf(run)));
+      }
+      return await runResult(run, 'timeout', notReadyMessage(session.name, timeoutMs, outcome.seen));
+    } finally {
+      progress?.dispose();
+    }
+  }
+
+  /** A command that failed because a port was taken: who holds the port, and the next step. */
+  private async explainPortConflict(result: TerminalRunResult): Promise<TerminalRunResult> {
+    const servers = this.deps.servers;
+    if (!servers || result.status !== 'completed' || result.exitCode === 0 || result.command === undefined) return result;
+    const conflict = await servers.portConflict(result.output, result.command);
+    return conflict ? { ...result, portConflict: conflict, message: portConflictMessage(conflict) } : result;
+  }
+
   /** Calls `onProgress` about once a second with the run's figures until disposed; a failing callback is logged. */
   private reportProgress(run: CommandRun, onProgress: (p: RunProgress) => void): Disposable {
     const interval = setInterval(() => {
@@ -223,8 +290,4 @@ export class TerminalService implements Disposable {
     }
     return resolved;
   }
-}
-
-function samePath(a: string | undefined, b: string): boolean {
-  return a !== undefined && path.resolve(a) === path.resolve(b);
 }

@@ -41,6 +41,8 @@ export interface TerminalSessionView {
   readonly shellPid: number | undefined;
   readonly terminal: ShellTerminal;
   readonly currentRun: CommandRun | undefined;
+  /** Commands the user typed there that still run. */
+  readonly foreignExecutions: ReadonlySet<{ readonly commandLine: string }>;
   readonly closed: boolean;
 }
 
