@@ -50,6 +50,8 @@ export interface ToolCall {
   /** The name VS Code knows the tool by (mcp_terminal_shep_terminal_run, run_in_terminal). */
   readonly tool: string;
   readonly input: Record<string, unknown>;
+  /** When the agent invoked it (Date.now in the extension host). */
+  readonly startedAt: number;
   /** vscode.lm.invokeTool round trip in the extension host, confirmations included (ms). */
   readonly ms: number;
   readonly text?: string;
@@ -67,6 +69,8 @@ export interface Confirmation {
   readonly buttons: string[];
   /** What was clicked, or undefined when the policy left it alone. */
   clicked?: string;
+  /** When the click was done (Date.now, the same clock as the extension host's event times). */
+  clickedAt?: number;
   /** The call that was waiting on it (the call in flight when it showed). */
   callId?: string;
   tool?: string;
@@ -85,6 +89,8 @@ export interface PlayOptions {
   readonly timeoutMs?: number;
   /** Saves a screenshot of every confirmation here as <n>-<kind>.png. */
   readonly screenshotDir?: string;
+  /** How often to look for confirmations (default 150 ms): how long a robot's "user" takes to see one. */
+  readonly pollMs?: number;
 }
 
 export interface PlayedSession {
@@ -147,7 +153,7 @@ export class ChatSession {
         throw new Error(`the chat session did not end within ${timeoutMs} ms; last events: ${JSON.stringify(last)}`);
       }
       confirmations.push(...(await this.handleConfirmations(status.inFlight, policy, options.screenshotDir, confirmations.length)));
-      await sleep(150);
+      await sleep(options.pollMs ?? 150);
     }
     return summarize(await this.evaluate<ChatEvent[]>(`${CHAT} return chat.events(${from});`), confirmations);
   }
@@ -182,6 +188,7 @@ export class ChatSession {
       if (button) {
         await button.handle.click({ timeout: 10_000 });
         confirmation.clicked = button.label;
+        confirmation.clickedAt = Date.now();
       }
       found.push(confirmation);
     }
@@ -238,6 +245,7 @@ function summarize(events: ChatEvent[], confirmations: Confirmation[]): PlayedSe
       callId: start.callId,
       tool: start.tool,
       input: start.input,
+      startedAt: start.at,
       ms: end?.ms ?? Number.NaN,
       ...(end?.text !== undefined ? { text: end.text } : {}),
       ...(end?.error !== undefined ? { error: end.error } : {}),
