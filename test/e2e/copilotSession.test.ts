@@ -73,14 +73,18 @@ describe("Copilot's first ten minutes: agent mode on a fresh profile, through VS
     assert.deepEqual(live, []);
   });
 
-  it('the first agent-mode request offers every Terminal Shepherd tool; five terminal_run calls cost one confirmation and no result review', async () => {
+  it('the first agent-mode request offers every Terminal Shepherd tool; terminal_run costs one confirmation per session, reading tools none, and no result is reviewed', async () => {
     played = await chat.play(
-      'Build it, count the lines, look for the data, wait a moment and check the sequence; then show me the terminals and processes and clean up.',
+      'Build it, count the lines, look for the data, wait a moment, check the sequence and deploy; then show me the terminals and processes and clean up.',
       [
         ...COMMANDS.map((c) => ({ calls: [{ tool: 'terminal_run', input: { command: c.command } }] })),
+        { calls: [{ tool: 'terminal_run', input: { command: 'read -p "Deploy? [y/N] " answer; echo "answer=$answer"', name: 'ask' } }] },
+        { calls: [{ tool: 'terminal_input', input: { name: 'ask', text: 'y' } }] },
         { calls: [{ tool: 'terminal_state', input: { name: 'default' } }] },
         { calls: [{ tool: 'terminal_list', input: {} }] },
         { calls: [{ tool: 'list_processes', input: {} }] },
+        // A pid the ledger does not own (this test's own): asked first, then refused.
+        { calls: [{ tool: 'kill_process', input: { pid: process.pid } }] },
         { calls: [{ tool: 'kill_orphans', input: {} }] },
         { text: 'All five commands ran.' },
       ],
@@ -97,21 +101,31 @@ describe("Copilot's first ten minutes: agent mode on a fresh profile, through VS
     assert.deepEqual(played.notOffered, []);
 
     const runs = played.calls.filter((c) => isOurs(c, 'terminal_run'));
-    assert.equal(runs.length, COMMANDS.length);
-    for (const [i, call] of runs.entries()) {
+    assert.equal(runs.length, COMMANDS.length + 1);
+    for (const [i, command] of COMMANDS.entries()) {
+      const call = runs[i]!;
       assert.equal(call.error, undefined, call.error);
       const result = runResult(call);
-      assert.equal(result.status, 'completed', `${COMMANDS[i]!.command}: ${call.text}`);
-      assert.equal(result.exitCode, COMMANDS[i]!.exitCode, COMMANDS[i]!.command);
-      assert.match(result.output, COMMANDS[i]!.output, COMMANDS[i]!.command);
+      assert.equal(result.status, 'completed', `${command.command}: ${call.text}`);
+      assert.equal(result.exitCode, command.exitCode, command.command);
+      assert.match(result.output, command.output, command.command);
     }
+    const asked = runResult(runs[COMMANDS.length]!);
+    assert.equal(asked.status, 'waiting_for_input', runs[COMMANDS.length]!.text);
+    assert.equal(asked.prompt, 'Deploy? [y/N]');
+    const input = played.calls.find((c) => isOurs(c, 'terminal_input'))!;
+    const answered = runResult(input);
+    assert.equal(answered.status, 'completed', input.text);
+    assert.match(answered.output, /answer=y$/);
 
     // No result review, ever; no modal dialog.
     assert.deepEqual(played.confirmations.filter((c) => c.kind !== 'approve').map((c) => c.title), []);
-    // terminal_run: asked once; its primary button allows it for the session, so the next four ran at once.
-    assert.deepEqual(runs.map((c) => c.confirmations.length), [1, 0, 0, 0, 0]);
+    // terminal_run: asked once; its primary button allows it for the session, so the next five ran at once.
+    assert.deepEqual(runs.map((c) => c.confirmations.length), [1, 0, 0, 0, 0, 0]);
     assert.equal(runs[0]!.confirmations[0]!.clicked, 'Allow in this Session');
     assert.match(runs[0]!.confirmations[0]!.title, /Run Terminal Command/);
+    // terminal_input is a tool of its own: asked once too.
+    assert.equal(input.confirmations.length, 1);
 
     // Reading tools never ask. (What terminal_list and list_processes answer VS Code's client is
     // the business of the tool tests; here: that they ran with no confirmation and our server answered.)
@@ -125,11 +139,13 @@ describe("Copilot's first ten minutes: agent mode on a fresh profile, through VS
     const state = runResult(played.calls.find((c) => isOurs(c, 'terminal_state'))!);
     assert.equal(state.command, COMMANDS.at(-1)!.command);
 
-    // Killing still asks, even with terminal_run allowed for the session.
-    const kill = played.calls.find((c) => isOurs(c, 'kill_orphans'))!;
-    assert.equal(kill.confirmations.length, 1);
-    assert.equal(kill.confirmations[0]!.kind, 'approve');
-    assert.equal(played.confirmations.length, 2, JSON.stringify(played.confirmations));
+    // Killing still asks, even with terminal_run allowed for the session; the pid it does not own is refused.
+    for (const tool of ['kill_process', 'kill_orphans']) {
+      const call = played.calls.find((c) => isOurs(c, tool))!;
+      assert.deepEqual(call.confirmations.map((c) => c.kind), ['approve'], tool);
+      assert.ok(call.text, `${tool} answered`);
+    }
+    assert.equal(played.confirmations.length, 4, JSON.stringify(played.confirmations.map((c) => c.title)));
   });
 
   it("side by side: the same five commands through VS Code's own run_in_terminal ask at least as often", async () => {
@@ -146,7 +162,7 @@ describe("Copilot's first ten minutes: agent mode on a fresh profile, through VS
     assert.equal(calls.length, COMMANDS.length);
     for (const call of calls) assert.equal(call.error, undefined, call.error);
     const theirs = calls.reduce((n, c) => n + c.confirmations.length, 0);
-    const ours = played.calls.filter((c) => isOurs(c, 'terminal_run')).reduce((n, c) => n + c.confirmations.length, 0);
+    const ours = played.calls.filter((c) => isOurs(c, 'terminal_run')).slice(0, COMMANDS.length).reduce((n, c) => n + c.confirmations.length, 0);
     console.log(`      confirmations for ${COMMANDS.length} commands: terminal_run ${ours}, run_in_terminal ${theirs}`);
     assert.ok(ours <= theirs, `terminal_run asked ${ours} times, run_in_terminal ${theirs}`);
   });
