@@ -1,5 +1,5 @@
 // Copilot's first ten minutes, played in the real VS Code (code-server 1.139) on a fresh profile:
-// a new user with the extension installed opens a folder and asks agent mode to run commands. The
+// a new user with the .vsix installed opens a folder and asks agent mode to run commands. The
 // model is scripted (test/support/scriptedChat) but everything between it and the terminal is VS
 // Code's own: the chat request, the tool picker, MCP autostart, VS Code's MCP client,
 // vscode.lm.invokeTool with the request's toolInvocationToken, the confirmations in the chat view.
@@ -13,7 +13,7 @@ import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
 import type { TerminalRunResult } from '../../common/src/protocol';
 import { ChatSession, scriptedChatLaunch, type PlayedSession, type ToolCall } from '../support/chatSession';
 import { repoRoot } from '../support/mcpClient';
-import { E2E_SETTINGS, makeWorkspace, waitFor } from '../support/shepherdE2e';
+import { E2E_SETTINGS, makeWorkspace, packageVsix, restoreDevelopmentBuild, waitFor } from '../support/shepherdE2e';
 import { launchVsCode, type VsCode } from '../support/vscodeHarness';
 
 const ARTIFACTS = path.join(repoRoot, 'test-results', 'copilot-session');
@@ -28,6 +28,16 @@ const COMMANDS: { command: string; exitCode: number; output: RegExp }[] = [
   { command: 'sleep 1; echo slept', exitCode: 0, output: /^slept$/ },
   { command: 'seq 1 3000 | tail -n 1', exitCode: 0, output: /^3000$/ },
 ];
+
+/** The .vsix a user installs, built once for this file (npm run package), the development build restored after. */
+let vsix: string | undefined;
+function installableVsix(): string {
+  if (!vsix) {
+    vsix = packageVsix().vsix;
+    restoreDevelopmentBuild();
+  }
+  return vsix;
+}
 
 /** Terminal Shepherd's log of the latest window. */
 function newestLog(vsc: VsCode): string | undefined {
@@ -52,7 +62,8 @@ describe("Copilot's first ten minutes: agent mode on a fresh profile, through VS
     this.timeout(900_000); // a first install of code-server takes about 2 minutes
     await ensureVsCode();
     mkdirSync(ARTIFACTS, { recursive: true });
-    vsc = await launchVsCode({ workspace: makeWorkspace(), settings: E2E_SETTINGS, label: 'copilot-session', ...scriptedChatLaunch([repoRoot]) });
+    // As a user has it: the .vsix installed, a folder open, a fresh profile.
+    vsc = await launchVsCode({ workspace: makeWorkspace(), settings: E2E_SETTINGS, label: 'copilot-session', vsix: [installableVsix()], ...scriptedChatLaunch([]) });
     chat = new ChatSession(vsc);
     // What a user waits for: a chat that can answer. Terminal Shepherd may still be activating.
     await chat.ready();
@@ -199,7 +210,13 @@ describe('Copilot with chat.mcp.autostart "never": the first-run notification of
   before(async function () {
     this.timeout(900_000);
     await ensureVsCode();
-    vsc = await launchVsCode({ workspace: makeWorkspace(), settings: { ...E2E_SETTINGS, 'chat.mcp.autostart': 'never' }, label: 'copilot-never', ...scriptedChatLaunch([repoRoot]) });
+    vsc = await launchVsCode({
+      workspace: makeWorkspace(),
+      settings: { ...E2E_SETTINGS, 'chat.mcp.autostart': 'never' },
+      label: 'copilot-never',
+      vsix: [installableVsix()],
+      ...scriptedChatLaunch([]),
+    });
     chat = new ChatSession(vsc);
     await chat.ready();
   });
