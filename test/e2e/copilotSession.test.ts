@@ -18,7 +18,7 @@ import { launchVsCode, type VsCode } from '../support/vscodeHarness';
 
 const ARTIFACTS = path.join(repoRoot, 'test-results', 'copilot-session');
 const SCREENSHOTS = path.join(repoRoot, 'media', 'screenshots');
-const TOOLS = ['terminal_run', 'terminal_state', 'terminal_input', 'terminal_list', 'list_processes', 'kill_process', 'kill_orphans'];
+const TOOLS = ['terminal_run', 'terminal_state', 'terminal_input', 'terminal_list', 'list_processes', 'workspace_info', 'kill_process', 'kill_orphans'];
 
 /** Five commands a user's session runs, each with what terminal_run must answer. */
 const COMMANDS: { command: string; exitCode: number; output: RegExp }[] = [
@@ -94,6 +94,7 @@ describe("Copilot's first ten minutes: agent mode on a fresh profile, through VS
         { calls: [{ tool: 'terminal_state', input: { name: 'default' } }] },
         { calls: [{ tool: 'terminal_list', input: {} }] },
         { calls: [{ tool: 'list_processes', input: {} }] },
+        { calls: [{ tool: 'workspace_info', input: {} }] },
         // A pid the ledger does not own (this test's own): asked first, then refused.
         { calls: [{ tool: 'kill_process', input: { pid: process.pid } }] },
         { calls: [{ tool: 'kill_orphans', input: {} }] },
@@ -138,9 +139,9 @@ describe("Copilot's first ten minutes: agent mode on a fresh profile, through VS
     // terminal_input is a tool of its own: asked once too.
     assert.equal(input.confirmations.length, 1);
 
-    // Reading tools never ask. (What terminal_list and list_processes answer VS Code's client is
+    // Reading tools never ask. (What terminal_list, list_processes and workspace_info answer VS Code's client is
     // the business of the tool tests; here: that they ran with no confirmation and our server answered.)
-    for (const tool of ['terminal_state', 'terminal_list', 'list_processes']) {
+    for (const tool of ['terminal_state', 'terminal_list', 'list_processes', 'workspace_info']) {
       const call = played.calls.find((c) => isOurs(c, tool));
       assert.ok(call, `${tool} was called`);
       assert.deepEqual(call.confirmations, [], `${tool} ran without a confirmation`);
@@ -246,7 +247,7 @@ describe('Copilot with chat.mcp.autostart "never": the first-run notification of
       const names = await vsc.driver.evaluate<string[]>(`return vscode.lm.tools.map((t) => t.name).filter((n) => n.startsWith('mcp_'));`);
       return names.some((n) => n.endsWith('_terminal_run')) ? names : undefined;
     });
-    assert.equal(live.length, 7, live.join(', '));
+    assert.equal(live.length, TOOLS.length, live.join(', '));
     await notification(/tools are ready for Copilot agent mode/).first().waitFor({ state: 'visible', timeout: 15_000 });
     const played = await chat.play('Run it now.', runOnce);
     const run = played.calls.find((c) => isOurs(c, 'terminal_run'));
