@@ -33,23 +33,27 @@ export function readCopilotSettings(): CopilotSettings {
 /** Logs whether Copilot gets the tools with no set-up; if not, says so once with the step as a button.
  * Never rejects; resolves once the notification is up (its button is handled after that). */
 export async function offerCopilotSetup(deps: CopilotFirstRunDependencies): Promise<void> {
-  const step = copilotSetupStep(readCopilotSettings());
-  if (step.kind === 'none') {
-    deps.logger.info(`Copilot: no set-up needed: ${step.reason}.`);
-    return;
+  try {
+    const step = copilotSetupStep(readCopilotSettings());
+    if (step.kind === 'none') {
+      deps.logger.info(`Copilot: no set-up needed: ${step.reason}.`);
+      return;
+    }
+    deps.logger.warn(`Copilot: ${step.message}`);
+    if (deps.globalState.get<boolean>(SHOWN_KEY)) return; // said once; the log keeps saying it
+    await deps.globalState.update(SHOWN_KEY, true);
+    const button = step.kind === 'startServer' ? START_SERVER : OPEN_SETTING;
+    const act =
+      step.kind === 'startServer'
+        ? userAction(deps, 'start the Terminal Shepherd MCP server', () => startServer(deps))
+        : userAction(deps, 'open the setting chat.mcp.access', () => vscode.commands.executeCommand('workbench.action.openSettings', 'chat.mcp.access'));
+    Promise.resolve(vscode.window.showInformationMessage(step.message, button)).then(
+      (choice) => (choice === button ? act() : undefined),
+      (error: unknown) => deps.logger.warn('the Copilot notification failed', error),
+    );
+  } catch (error) {
+    deps.logger.warn('could not check what Copilot needs to reach the tools', error);
   }
-  deps.logger.warn(`Copilot: ${step.message}`);
-  if (deps.globalState.get<boolean>(SHOWN_KEY)) return; // said once; the log keeps saying it
-  await Promise.resolve(deps.globalState.update(SHOWN_KEY, true)).catch((error: unknown) => deps.logger.warn('could not remember the Copilot notification', error));
-  const button = step.kind === 'startServer' ? START_SERVER : OPEN_SETTING;
-  const act =
-    step.kind === 'startServer'
-      ? userAction(deps, 'start the Terminal Shepherd MCP server', () => startServer(deps))
-      : userAction(deps, 'open the setting chat.mcp.access', () => vscode.commands.executeCommand('workbench.action.openSettings', 'chat.mcp.access'));
-  Promise.resolve(vscode.window.showInformationMessage(step.message, button)).then(
-    (choice) => (choice === button ? act() : undefined),
-    (error: unknown) => deps.logger.warn('the Copilot notification failed', error),
-  );
 }
 
 /** Starts our server the way MCP: List Servers → Start does, and checks that its tools are live. */
