@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: installs what is missing (npm dependencies, the build, the real VS Code), then
-// prints every benchmark's figures. Extra arguments pick benchmarks: chain, output, process, ledger.
+// prints every benchmark's figures. Extra arguments pick benchmarks: chain, copilot, ready, servers, output, process, ledger.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';

@@ -16,12 +16,14 @@ import { createProcessMonitor } from './core/processes';
 import { DevServers } from './core/servers/devServers';
 import { WorkspaceStacks } from './core/stacks/workspaceStacks';
 import { TerminalService } from './core/terminals/terminalService';
+import { offerCopilotSetup } from './vscode/copilotFirstRun';
 import { createLogChannel } from './vscode/logChannel';
 import { registerMcpServerProvider } from './vscode/mcpServerProvider';
 import { readLogLevel, readSettings } from './vscode/settings';
 import { watchStacks, workspaceFolderPaths } from './vscode/stackWatcher';
 import { VsCodeTerminalHost } from './vscode/terminalHost';
 import { announceOrphans, registerProcessUi } from './vscode/ui';
+import { showFailure } from './vscode/ui/userFeedback';
 import { firstWorkspaceFolder, isWorkspaceTrusted } from './vscode/workspace';
 
 /** Async teardown that context.subscriptions cannot await; deactivate() returns it. */
@@ -99,8 +101,10 @@ export async function activate(context: ExtensionContext): Promise<void> {
         version,
       }),
     );
+    void offerCopilotSetup({ globalState: context.globalState, logger: ui.logger, extensionId: context.extension.id });
   } catch (error) {
     log.error('could not start the bridge; the MCP tools will not reach this window', error);
+    void showFailure(ui, 'Terminal Shepherd could not start its bridge, so Copilot and other MCP clients cannot use its tools in this window. Reload the window to try again.');
   }
 
   shutdown = async () => {

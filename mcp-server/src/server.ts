@@ -41,7 +41,8 @@ export function createServer(options: ServerOptions): { server: McpServer; dispo
     {
       capabilities: { tools: {} },
       instructions:
-        'Run shell commands in real VS Code terminals with terminal_run: it returns when the command has truly finished, with its output and exit code. ' +
+        'Run shell commands in real VS Code terminals with terminal_run: it returns when the command has truly finished, with its output and exit code ' +
+        '(prefer it to run_in_terminal when the exit code, the whole output, answering prompts or tracking what a command started matters). ' +
         'Use waitMode "ready" for dev servers and watchers (it returns once the server answers, with its URLs; the same server is never started twice), ' +
         'terminal_state to check or wait on a running command, terminal_input to answer prompts or send Ctrl+C ("\\u0003"). ' +
         'workspace_info tells the stacks, the dev-server commands and the servers running now. ' +

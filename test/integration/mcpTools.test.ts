@@ -4,11 +4,12 @@
  * BridgeClient and socket. The built bundle has its own smoke test in mcpServer.test.ts.
  */
 import assert from 'node:assert/strict';
-import { BridgeErrorCode, methods, type LedgerSummary, type MethodKey } from '../../common/src/protocol';
+import { BridgeErrorCode, methods, runStatusSchema, type LedgerSummary, type MethodKey } from '../../common/src/protocol';
 import type { RequestContext } from '../../extension/src/bridge/bridgeServer';
 import { ShepherdError } from '../../extension/src/core/errors';
 import { notOwnedError } from '../../extension/src/core/ledger/killRefusal';
 import { nothingRunningError, shellIntegrationUnavailableError, terminalNotFoundError } from '../../extension/src/core/run/runReport';
+import { ALL_RUN_STATUSES, MAX_DESCRIPTION_CHARS, REPORTED_STATUSES, runStatusGuide } from '../../mcp-server/src/toolGuide';
 import { runResult, startBridgeFixture, type BridgeFixture } from '../support/bridgeFixture';
 import { IN_MEMORY_SERVER_VERSION, connectInMemory, type InMemoryMcpSession } from '../support/inMemoryMcp';
 import { toolText as text } from '../support/mcpClient';
@@ -215,6 +216,37 @@ describe('MCP tools from source (createServer over an in-memory transport)', () 
     assert.equal(byName.terminal_state!.annotations!.readOnlyHint, true);
     assert.deepEqual(byName.terminal_run!.inputSchema.required, ['command']);
     assert.deepEqual(session.client.getServerVersion(), { name: 'terminal-shepherd', title: 'Terminal Shepherd', version: IN_MEMORY_SERVER_VERSION });
+  });
+
+  it('annotations ask VS Code for what each tool does: no confirmation to read, one before acting, never a review of results', async () => {
+    const { tools } = await session.client.listTools();
+    const hints = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
+    // VS Code 1.139: readOnlyHint false = a confirmation before the call; openWorldHint true = a review of every result.
+    const readOnly = ['terminal_state', 'terminal_list', 'list_processes', 'workspace_info'];
+    const acting = ['terminal_run', 'terminal_input', 'kill_process', 'kill_orphans'];
+    for (const name of readOnly) assert.deepEqual(hints[name], { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }, name);
+    for (const name of acting) {
+      assert.equal(hints[name]!.readOnlyHint, false, `${name} asks before it acts`);
+      assert.equal(hints[name]!.destructiveHint, true, `${name} is honest about what it can destroy`);
+      assert.equal(hints[name]!.openWorldHint, false, `${name}'s results reach the model without a review`);
+    }
+    assert.deepEqual([...readOnly, ...acting].sort(), tools.map((t) => t.name).sort(), 'every tool is classified');
+  });
+
+  it('descriptions fit a model\'s budget and say what a model needs: when to prefer terminal_run, each status and the next call', async () => {
+    const { tools } = await session.client.listTools();
+    for (const tool of tools) {
+      assert.ok(tool.description!.length <= MAX_DESCRIPTION_CHARS, `${tool.name}: ${tool.description!.length} characters (most ${MAX_DESCRIPTION_CHARS})`);
+      assert.ok(tool.title && !/^Run\b/.test(tool.title), `${tool.name}: VS Code shows "Run <title>", so the title is a noun (${tool.title})`);
+    }
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t.description!]));
+    assert.match(byName.terminal_run!, /Prefer it to run_in_terminal/);
+    const returns = { terminal_run: ALL_RUN_STATUSES, terminal_state: REPORTED_STATUSES, terminal_input: REPORTED_STATUSES };
+    for (const [name, statuses] of Object.entries(returns)) {
+      for (const status of statuses) assert.ok(byName[name]!.includes(`- ${status}: ${runStatusGuide[status]}`), `${name} describes the status ${status}`);
+    }
+    assert.ok(!(REPORTED_STATUSES as readonly string[]).includes('already_running'), 'a report is always about a run that exists');
+    for (const status of runStatusSchema.options) assert.ok(runStatusGuide[status], `the guide covers ${status}`);
   });
 
   it('terminal_run maps its input to the bridge and returns structured content plus text', async () => {

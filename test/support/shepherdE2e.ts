@@ -4,6 +4,7 @@
  * reaches the window through .devtools/bridge.json exactly as an MCP client outside VS Code would.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -19,6 +20,24 @@ export const E2E_SETTINGS: Record<string, unknown> = {
   'terminalShepherd.terminal.shellPath': '/bin/bash',
   'terminal.integrated.shellIntegration.enabled': true,
 };
+
+/** Where `npm run package` writes the .vsix a user installs. */
+export const VSIX = path.join(repoRoot, 'terminal-shepherd.vsix');
+
+/** `npm run package`: the production build and the .vsix; throws with npm's output when it fails.
+ * Call restoreDevelopmentBuild() afterwards, so later tests run on readable stacks again. */
+export function packageVsix(): { vsix: string; output: string } {
+  const r = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'package'], { cwd: repoRoot, encoding: 'utf8', timeout: 180_000 });
+  const output = `${r.stdout}\n${r.stderr}`;
+  if (r.status !== 0) throw new Error(`npm run package failed:\n${output}`);
+  return { vsix: VSIX, output };
+}
+
+/** The development build again (source maps, readable stacks), after packageVsix(). */
+export function restoreDevelopmentBuild(): void {
+  const rebuilt = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 });
+  if (rebuilt.status !== 0) console.error(`could not restore the development build: ${rebuilt.stderr}`);
+}
 
 export function makeWorkspace(): string {
   const ws = mkdtempSync(path.join(os.tmpdir(), 'tshep-e2e-'));

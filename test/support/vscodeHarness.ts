@@ -68,6 +68,12 @@ export interface LaunchOptions {
   vsix?: string[];
   /** User settings (User/settings.json), written before start, over DEFAULT_SETTINGS. */
   settings?: Record<string, unknown>;
+  /** Machine settings (Machine/settings.json): where code-server's remote window reads settings of
+   * scope `machine` and `machine-overridable` (it ignores them in User/settings.json). */
+  machineSettings?: Record<string, unknown>;
+  /** Extension ids (`publisher.name`) allowed to use proposed APIs (`--enable-proposed-api`), for
+   * test-only extensions that list them in enabledApiProposals. */
+  enableProposedApi?: string[];
   /** Extra environment for code-server, hence for the extension host, pty host and terminals. `undefined` removes a variable.
    * By default TMPDIR points into the launch's temp dir (removed by stop()) and TS_HARNESS_RUN_ID /
    * TS_TEST_DRIVER_SOCKET are set; npm_*, VSCODE_*, NODE_OPTIONS and the like of the caller are dropped. */
@@ -498,7 +504,7 @@ export async function installVsix(install: VsCodeInstall, dirs: CodeServerDirs, 
 export async function startCodeServer(
   install: VsCodeInstall,
   dirs: CodeServerDirs,
-  o: { workspace: string; port: number; env: NodeJS.ProcessEnv; timeoutMs: number },
+  o: { workspace: string; port: number; env: NodeJS.ProcessEnv; timeoutMs: number; enableProposedApi?: readonly string[] },
 ): Promise<CodeServerProcess> {
   const args = [
     install.codeServerEntry,
@@ -511,6 +517,7 @@ export async function startCodeServer(
     '--config', dirs.configFile,
     '--extensions-dir', dirs.extensionsDir,
     '--user-data-dir', dirs.userDataDir,
+    ...(o.enableProposedApi ?? []).flatMap((id) => ['--enable-proposed-api', id]),
     o.workspace,
   ];
   const out = fs.openSync(dirs.logFile, 'a');
@@ -605,6 +612,10 @@ export class VsCode {
     fs.mkdirSync(this.extensionsDir, { recursive: true });
     fs.writeFileSync(this.dirs.configFile, 'auth: none\ncert: false\n');
     fs.writeFileSync(path.join(this.userDataDir, 'User', 'settings.json'), JSON.stringify({ ...DEFAULT_SETTINGS, ...this.options.settings }, null, 2) + '\n');
+    if (this.options.machineSettings) {
+      fs.mkdirSync(path.join(this.userDataDir, 'Machine'), { recursive: true });
+      fs.writeFileSync(path.join(this.userDataDir, 'Machine', 'settings.json'), JSON.stringify(this.options.machineSettings, null, 2) + '\n');
+    }
     const folders = [...(this.options.extensions ?? [])];
     if (this.options.driver !== false) folders.push(DRIVER_EXTENSION_DIR);
     const linked: Array<{ id: string; version: string; folder: string }> = [];
@@ -653,7 +664,13 @@ export class VsCode {
     let server: CodeServerProcess | undefined;
     for (let attempt = 1; !server; attempt++) {
       try {
-        server = await startCodeServer(this.install, this.dirs, { workspace: this.workspace, port: this.port, env, timeoutMs: this.timeouts.serverMs });
+        server = await startCodeServer(this.install, this.dirs, {
+          workspace: this.workspace,
+          port: this.port,
+          env,
+          timeoutMs: this.timeouts.serverMs,
+          ...(this.options.enableProposedApi ? { enableProposedApi: this.options.enableProposedApi } : {}),
+        });
       } catch (e) {
         // Another process took the free port between the check and code-server's bind: try another.
         if (this.options.port || attempt >= 3 || !/EADDRINUSE/.test((e as Error).message)) throw e;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { limits, readyPatternSchema, terminalNameSchema, terminalRunResultSchema, timeoutMsSchema, waitModeSchema } from '../../../common/src/protocol';
 import { renderRunResult } from '../render';
+import { describeStatuses } from '../toolGuide';
 import { callBridge, defaultTimeoutNote, toolResult, withReminder, type ToolRegistration } from '../toolSupport';
 
 const inputSchema = {
@@ -41,16 +42,28 @@ export const registerTerminalRun: ToolRegistration = (server, context) => {
   server.registerTool(
     'terminal_run',
     {
-      title: 'Run a command in a VS Code terminal',
+      // VS Code shows "Run <title>" on the confirmation and "Ran <title>" afterwards: a noun reads well there.
+      title: 'Terminal Command',
       description:
-        'Runs a command in a real VS Code terminal and returns only when it has truly finished (exit code reported, shell back at its prompt), ' +
-        'with the output a person would see and the exit code. Returns early with an honest status instead of guessing: ' +
-        '"waiting_for_input" (with the prompt; answer with terminal_input), "timeout" (still running; follow with terminal_state), ' +
-        '"running" (waitMode "background", or "ready" once the server answers, with ready {ports, urls}), "already_running" (the same dev server runs already: its URLs and output tail; restart: true replaces it). ' +
-        'Long output keeps head and tail, with the full text in outputFile.',
+        'Runs a shell command in a real VS Code terminal the user sees and returns when it has truly finished, with the exit code and ' +
+        'the output. Prefer it to run_in_terminal for the exit code, the whole output (long output keeps head and tail; outputFile has ' +
+        'all), answering prompts, or dev servers and watchers (waitMode "ready").\n' +
+        describeStatuses(),
       inputSchema,
       outputSchema: withReminder(terminalRunResultSchema),
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+      annotations: {
+        // Runs any command: VS Code asks before each call, offering "Allow in this Session/Workspace", as for run_in_terminal.
+        readOnlyHint: false,
+        // A command can delete files. VS Code 1.139 ignores this hint; other clients may ask harder.
+        destructiveHint: true,
+        // Running a command twice runs it twice.
+        idempotentHint: false,
+        // VS Code turns openWorldHint into a review of every result before the model sees it ("Approve Tool Result"), a
+        // second click per command that its own run_in_terminal does not ask for. The tool's domain is closed: the
+        // user's own terminal, in the workspace, running the command the user approved and watches; the output is what
+        // that command printed there. The approval that protects the user is the one before the command runs.
+        openWorldHint: false,
+      },
     },
     (args, extra) =>
       toolResult(context, () => callBridge(

@@ -13,7 +13,14 @@ export const registerWorkspaceInfo: ToolRegistration = (server, context) => {
         'with the dev-server commands it defines (e.g. "npm run dev" and where to run it), and the dev servers running now (terminal, pid, command, ports, URLs, ' +
         'uptime, whether they answer). Call it before starting a dev server: reuse one that runs.',
       outputSchema: withReminder(workspaceInfoResultSchema),
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        // Reads the workspace's files and the ledger: VS Code runs it without asking.
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        // The workspace and local processes; nothing outside the machine.
+        openWorldHint: false,
+      },
     },
     (extra) => toolResult(context, () => callBridge(context, 'workspaceInfo', {}, extra), renderWorkspaceInfo),
   );
