@@ -24,6 +24,7 @@ import {
   describeZodError,
   methods,
   notifications,
+  requestArguments,
   type MethodKey,
   type ParamsOf,
   type ProgressNotification,
@@ -100,12 +101,13 @@ export class BridgeClient {
       progressId = `p${nextProgressId++}`;
       this.progressListeners.set(progressId, options.onProgress);
     }
-    const payload = progressId ? { ...params, progressId } : params;
+    // Progress is asked for beside the params, never inside them (every method's params are strict).
+    const [payload, meta] = requestArguments<K>(params, progressId ? { progressId } : {});
     try {
       const raw = await new Promise<unknown>((resolve, reject) => {
         const onClose = (): void => reject(new BridgeError(BridgeErrorCode.ConnectionLost, CONNECTION_LOST));
         connection.socket.once('close', onClose);
-        connection.rpc.sendRequest(method.name, payload, cancel.token).then(resolve, reject).finally(() => connection.socket.off('close', onClose));
+        connection.rpc.sendRequest(method.name, payload, meta, cancel.token).then(resolve, reject).finally(() => connection.socket.off('close', onClose));
       });
       const parsed = method.result.safeParse(raw);
       if (!parsed.success) {

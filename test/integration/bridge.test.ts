@@ -97,7 +97,9 @@ describe('bridge over a real socket', () => {
       assert.equal(result.command, 'echo hello');
       await assert.rejects(client.request('run', { command: '' } as never), (e: unknown) => {
         assert.ok(e instanceof BridgeError);
-        assert.match(e.message, /Invalid input: command: command must not be empty/);
+        // A named code and a next step, as the agent reads it (`${codeName}: message`).
+        assert.equal(e.codeName, 'InvalidInput');
+        assert.equal(e.message, "Invalid input for terminal/run: command: command must not be empty. Correct the arguments as the tool's input schema describes and retry.");
         return true;
       });
     } finally {

@@ -22,9 +22,9 @@ import type { Logger } from '../../../common/src/logger';
 import {
   BridgeErrorCode,
   PROTOCOL_VERSION,
-  describeZodError,
   methods,
   notifications,
+  parseRequestArguments,
   type HelloResult,
   type MethodKey,
   type ParamsOf,
@@ -163,16 +163,21 @@ function serveConnection(socket: net.Socket, token: string, options: BridgeServe
 
   const register = <K extends Exclude<MethodKey, 'hello'>>(key: K): void => {
     const method = methods[key];
-    connection.onRequest(method.name, async (raw: unknown, cancel: CancellationToken) => {
+    // Positional params: [params] or [params, meta] (see requestArguments), then the token.
+    connection.onRequest(method.name, async (...args: unknown[]) => {
+      const cancel = args.pop() as CancellationToken;
       if (!authenticated) {
         return refuse(`${method.name} before bridge/hello`);
       }
-      const parsed = method.params.safeParse(raw ?? {});
+      const parsed = parseRequestArguments(key, args);
       if (!parsed.success) {
-        return new ResponseError(ErrorCodes.InvalidParams, `Invalid input: ${describeZodError(parsed.error)}`);
+        return new ResponseError(
+          BridgeErrorCode.InvalidInput,
+          `Invalid input for ${method.name}: ${parsed.error}. Correct the arguments as the tool's input schema describes and retry.`,
+        );
       }
-      const params = parsed.data as ParamsOf<K>;
-      const progressId = (params as { progressId?: string }).progressId;
+      const { params, meta } = parsed;
+      const progressId = meta.progressId;
       const abort = new AbortController();
       const onCancel = cancel.onCancellationRequested(() => abort.abort());
       const context: RequestContext = {
