@@ -44,6 +44,8 @@ export const BridgeErrorCode = {
   TerminalClosed: -32013,
   WorkspaceUntrusted: -32014,
   NoActiveRun: -32015,
+  /** The window is closing or reloading: the call's wait ended with it. */
+  WindowClosing: -32016,
   /** The caller cancelled before anything was started (LSP's RequestCancelled). */
   Cancelled: -32800,
   ProcessNotOwned: -32020,

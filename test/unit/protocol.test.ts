@@ -14,7 +14,7 @@ type RequestMethod = Exclude<MethodKey, 'hello'>;
 
 /** Every method's params at their fullest: each optional field set, so nothing hides behind an absent key. */
 const fullParams: { [K in RequestMethod]: ParamsOf<K> } = {
-  run: { command: 'npm test', timeoutMs: 5000, name: 'ci', waitMode: 'background', cwd: 'web' },
+  run: { command: 'npm run dev', timeoutMs: 5000, name: 'ci', waitMode: 'ready', cwd: 'web', readyPattern: 'ready in \\d+ ms', restart: true },
   state: { name: 'ci', wait: true, timeoutMs: 5000 },
   input: { name: 'ci', text: 'y', enter: false, timeoutMs: 5000 },
   list: {},
@@ -22,6 +22,7 @@ const fullParams: { [K in RequestMethod]: ParamsOf<K> } = {
   killProcess: { pid: 4242 },
   killOrphans: {},
   ledgerSummary: {},
+  workspaceInfo: {},
 };
 
 describe('protocol schemas', () => {

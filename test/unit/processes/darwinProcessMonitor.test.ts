@@ -67,10 +67,13 @@ describeWhere(canRun, 'needs Linux with procps ps to stand in for BSD ps')('Darw
     assert.deepEqual((await monitor.listeningPorts([server.pid!])).get(server.pid!), [port]);
   });
 
-  it('probeShell without a controlling terminal is unknown', async () => {
+  it('probeShell without a controlling terminal is unknown; once the process exited, gone', async () => {
     const daemon = janitor.spawn('sleep', ['30'], { detached: true });
     await waitFor('sleep', async () => (await monitor.listAll()).some((p) => p.pid === daemon.pid && p.name === 'sleep'));
     assert.equal((await monitor.probeShell(daemon.pid!)).foreground, 'unknown');
+    daemon.kill('SIGKILL');
+    await waitFor('the exit reaped', () => (daemon.exitCode !== null || daemon.signalCode !== null ? true : undefined));
+    assert.deepEqual(await monitor.probeShell(daemon.pid!), { foreground: 'gone', readingTerminal: false });
   });
 });
 

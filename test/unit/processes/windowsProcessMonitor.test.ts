@@ -125,6 +125,15 @@ describe('WindowsProcessMonitor (fake PowerShell session)', () => {
     assert.deepEqual(busy.foregroundPids, [7100]);
     session.rows = session.rows.filter((r) => r.ProcessId !== 7100 && r.ProcessId !== 7010); // the shell alone: one object
     assert.deepEqual(await monitor.probeShell(7000), { foreground: 'shell', readingTerminal: 'unknown', foregroundPids: [7000] });
-    assert.deepEqual(await monitor.probeShell(424242), { foreground: 'unknown', readingTerminal: 'unknown' });
+    assert.deepEqual(await monitor.probeShell(424242), { foreground: 'gone', readingTerminal: false });
+  });
+
+  it('probeShell: PowerShell failing is no answer (unknown), never "gone"', async () => {
+    const session = new FakeSession();
+    session.run = async () => {
+      throw new Error('PowerShell exited');
+    };
+    const monitor = new WindowsProcessMonitor({ session });
+    assert.deepEqual(await monitor.probeShell(7000), { foreground: 'unknown', readingTerminal: 'unknown' });
   });
 });

@@ -213,12 +213,19 @@ export class FakeTerminalHost implements TerminalHost {
 
 export const idleShell: ShellActivity = Object.freeze({ foreground: 'shell', readingTerminal: false });
 
-/** The OS probe of a shell: answers `activity` (idle at its prompt unless a test says otherwise) and records each pid asked about. */
+export const goneShell: ShellActivity = Object.freeze({ foreground: 'gone', readingTerminal: false });
+
+/**
+ * The OS probe of a shell: answers `activity` (idle at its prompt unless a test says otherwise),
+ * or `gone` for the pids in `gone`, and records each pid asked about.
+ */
 export class ScriptedProbe {
   activity: ShellActivity = idleShell;
+  /** Shells the OS says no longer exist. */
+  readonly gone = new Set<number>();
   readonly probed: number[] = [];
   readonly probeShell = (shellPid: number): Promise<ShellActivity> => {
     this.probed.push(shellPid);
-    return Promise.resolve(this.activity);
+    return Promise.resolve(this.gone.has(shellPid) ? goneShell : this.activity);
   };
 }

@@ -544,8 +544,72 @@ describe('TerminalService against a fake TerminalHost', () => {
         name: 'default',
         command: 'node server.js',
         pid: 1001,
-        message: 'Terminal "default" was closed (by the user or because its shell exited) before the command finished.',
+        message:
+          'Terminal "default" was closed (by the user or because its shell exited) before the command finished. ' +
+          'terminal_run with the name "default" starts a new terminal.',
       });
+    });
+
+    it('a shell killed mid-run (VS Code says exit code 0, as for a signal) never reports a success', async () => {
+      script(host);
+      const call = service.run({ command: 'sleep 60' });
+      const terminal = await executionsIn(host, 'default', 1);
+      terminal.close(0);
+      const result = await call;
+      assert.equal(result.status, 'terminal_closed');
+      assert.equal(result.exitCode, undefined);
+      assert.match(String(result.message), /VS Code reported exit code 0, which it also reports for a shell killed by a signal, so no exit code is given/);
+      assert.deepEqual(service.list(), []);
+    });
+
+    it('the shell gone while VS Code keeps the terminal (no close event ever): terminal_closed, the terminal disposed, the name starts afresh', async () => {
+      script(host, { 'echo reborn': ['reborn\r\n', 0] });
+      const events: string[] = [];
+      service.onDidChange((e) => events.push(e.kind));
+      const call = service.run({ command: 'exit 3', timeoutMs: 5000 });
+      const terminal = await executionsIn(host, 'default', 1);
+      probe.gone.add(terminal.pid);
+      const result = await call;
+      assert.deepEqual(withoutDuration(result), {
+        status: 'terminal_closed',
+        output: '',
+        name: 'default',
+        command: 'exit 3',
+        pid: 1001,
+        message:
+          'The shell of terminal "default" is gone (it exited or was killed) before the command finished. VS Code kept the terminal ' +
+          "without reporting the shell's exit, so no exit code is given; the terminal was closed. terminal_run with the name \"default\" starts a new terminal.",
+      });
+      assert.ok(result.durationMs < 3000, `ended by the OS's answer, not the timeout (${result.durationMs} ms)`);
+      assert.equal(terminal.disposed, true, 'the dead terminal is closed');
+      assert.deepEqual(service.list(), []);
+      assert.deepEqual(events, ['sessionCreated', 'runStarted', 'runStateChanged', 'sessionClosed']);
+      const again = await service.run({ command: 'echo reborn' });
+      assert.equal(again.output, 'reborn');
+      assert.equal(again.pid, 1002);
+    });
+
+    it('an idle terminal whose shell died unseen is replaced by the next run, not typed into', async () => {
+      script(host, { true: ['', 0] });
+      await service.run({ command: 'true' });
+      const dead = host.last;
+      probe.gone.add(dead.pid);
+      const result = await service.run({ command: 'true' });
+      assert.equal(dead.disposed, true);
+      assert.equal(result.status, 'completed');
+      assert.equal(result.pid, 1002);
+      assert.equal(dead.executions.length, 1, 'nothing was typed into the dead terminal');
+    });
+
+    it('a call waiting when the service is disposed (window reload) ends at once with WindowClosing, not at its timeout', async () => {
+      script(host);
+      const call = service.run({ command: 'npm test', timeoutMs: 60_000 });
+      await executionsIn(host, 'default', 1);
+      const t0 = performance.now();
+      service.dispose();
+      await rejectsWith(call, BridgeErrorCode.WindowClosing, /^The VS Code window is closing or reloading, so the wait on `npm test` in terminal "default" ended/);
+      assert.ok(performance.now() - t0 < 1000);
+      service.dispose(); // idempotent
     });
 
     it('answers a call waiting on a terminal the user closes, keeps its last run, and starts a new terminal for the name', async () => {

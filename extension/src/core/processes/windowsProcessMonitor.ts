@@ -21,6 +21,7 @@ import { PowerShellSession, type PowerShellChild } from './powershellSession';
 import { descendantsFromTable } from './processTree';
 import { isConsoleHost, parseJsonRows, parseListenRows, parseWin32Processes } from './windowsParsers';
 import {
+  GONE_ACTIVITY,
   UNKNOWN_ACTIVITY,
   isActionablePid,
   type KillOptions,
@@ -227,11 +228,14 @@ export class WindowsProcessMonitor implements ProcessMonitor {
   }
 }
 
-/** The shell and its direct children -> activity. Pure, for tests. */
+/**
+ * The shell and its direct children (one CIM query that answered) -> activity. A query that
+ * answered without the shell's row says the shell is gone. Pure, for tests.
+ */
 export function windowsShellActivity(rows: readonly ProcessInfo[], shellPid: number): ShellActivity {
   const shell = rows.find((p) => p.pid === shellPid);
   if (!shell) {
-    return UNKNOWN_ACTIVITY;
+    return GONE_ACTIVITY;
   }
   const shellStart = Date.parse(shell.startedAt);
   const jobs = rows.filter(
