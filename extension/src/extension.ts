@@ -111,6 +111,9 @@ export async function activate(context: ExtensionContext): Promise<void> {
     // Stop following terminals first: their close events during a reload must not kill what the
     // next window should find as orphans.
     attachment.dispose();
+    // Calls still waiting on a run end now (WindowClosing); the bridge lets their answers out
+    // before it closes, so a client reads why rather than a dropped connection.
+    terminals.dispose();
     await Promise.allSettled([ledger.dispose(), bridgeFile?.dispose(), bridge?.dispose()]);
     monitor.dispose();
   };

@@ -10,12 +10,10 @@ import {
   ConnectionError,
   ErrorCodes,
   ResponseError,
-  SocketMessageReader,
-  SocketMessageWriter,
-  createMessageConnection,
   type MessageConnection,
 } from 'vscode-jsonrpc/node';
 import { bridgeFilePath, readBridgeFile } from '../../common/src/bridgeDiscovery';
+import { createBridgeConnection } from '../../common/src/bridgeTransport';
 import type { Logger } from '../../common/src/logger';
 import {
   BridgeErrorCode,
@@ -192,7 +190,7 @@ export class BridgeClient {
   private async open(target: BridgeTarget): Promise<Connection> {
     const timeoutMs = this.options.connectTimeoutMs ?? 3000;
     const socket = await connectSocket(target.endpoint, timeoutMs);
-    const rpc = createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
+    const rpc = createBridgeConnection(socket);
     rpc.onNotification(notifications.progress.name, (raw: unknown) => {
       const parsed = notifications.progress.params.safeParse(raw);
       if (parsed.success) this.progressListeners.get(parsed.data.progressId)?.(parsed.data);

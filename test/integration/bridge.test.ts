@@ -6,6 +6,7 @@ import { createMessageConnection, SocketMessageReader, SocketMessageWriter, Resp
 import { silentLogger } from '../../common/src/logger';
 import { BridgeErrorCode, PROTOCOL_VERSION, methods } from '../../common/src/protocol';
 import { publishBridgeFile } from '../../extension/src/bridge/bridgeFile';
+import { ShepherdError } from '../../extension/src/core/errors';
 import { BridgeClient, BridgeError } from '../../mcp-server/src/bridgeClient';
 import { runResult, startBridgeFixture, tempWorkspace, type BridgeFixture } from '../support/bridgeFixture';
 
@@ -70,6 +71,59 @@ describe('bridge over a real socket', () => {
     const d = rawConnection(fixture.server.endpoint);
     await expectResponseError(d.rpc.sendRequest('system/exec', {}), BridgeErrorCode.Unauthorized, /before bridge\/hello/);
     await d.closed;
+  });
+
+  it('drops an unauthenticated connection that streams data or announces a huge Content-Length, and one that sends garbage', async () => {
+    const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    await new Promise((r) => setTimeout(r, 1)); // mocha arms its own test timer after the test function started
+    const timersBefore = timers();
+    const flood = net.createConnection(fixture.server.endpoint);
+    const floodClosed = new Promise<void>((resolve) => flood.once('close', () => resolve()));
+    flood.on('error', () => undefined);
+    flood.write(`Content-Length: ${2 ** 40}\r\n\r\n`);
+    const chunk = Buffer.alloc(16 * 1024, 0x61);
+    const timer = setInterval(() => flood.write(chunk), 1);
+    const t0 = Date.now();
+    await floodClosed;
+    clearInterval(timer);
+    assert.ok(Date.now() - t0 < 900, `dropped after a few writes, before the auth timeout (${Date.now() - t0} ms)`);
+    await new Promise((r) => setTimeout(r, 100));
+    // vscode-jsonrpc's partial-message timer would re-arm forever for the unfinished message.
+    assert.ok(timers() <= timersBefore, `no timer outlives the dropped connection (${timersBefore} before, ${timers()} after)`);
+    const garbage = net.createConnection(fixture.server.endpoint);
+    garbage.on('error', () => undefined);
+    const garbageClosed = new Promise<void>((resolve) => garbage.once('close', () => resolve()));
+    garbage.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    const t1 = Date.now();
+    await garbageClosed;
+    assert.ok(Date.now() - t1 < 900, `a header without Content-Length ends the connection at once (${Date.now() - t1} ms)`);
+    // A real client is still served.
+    fixture.handlers.list = () => ({ terminals: [] });
+    const client = new BridgeClient({ workspaceFolder: fixture.workspace, logger: silentLogger, clientInfo: { name: 't', version: '1' } });
+    try {
+      assert.deepEqual(await client.request('list', {}), { terminals: [] });
+    } finally {
+      client.dispose();
+    }
+  });
+
+  it('on dispose lets a call in flight answer before the connection closes', async () => {
+    let answer: () => void = () => undefined;
+    fixture.handlers.run = () =>
+      new Promise((_resolve, reject) => {
+        answer = () => reject(new ShepherdError(BridgeErrorCode.WindowClosing, 'The VS Code window is closing.'));
+      });
+    const client = new BridgeClient({ workspaceFolder: fixture.workspace, logger: silentLogger, clientInfo: { name: 't', version: '1' } });
+    try {
+      const call = client.request('run', { command: 'sleep 100' });
+      await new Promise((r) => setTimeout(r, 100));
+      const disposed = fixture.server.dispose();
+      answer(); // the window closing ends the wait; its answer must still reach the client
+      await assert.rejects(call, (e: unknown) => e instanceof BridgeError && e.codeName === 'WindowClosing' && /closing/.test(e.message));
+      await disposed;
+    } finally {
+      client.dispose();
+    }
   });
 
   it('drops a connection that never authenticates', async () => {
