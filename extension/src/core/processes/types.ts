@@ -56,7 +56,15 @@ export interface KillResult {
   readonly killed: number[];
   /** Processes of the tree still alive (same identity) at the end: not permitted, or unkillable (D state). */
   readonly failed: number[];
+  /**
+   * Every process the kill aimed at, as seen before it was signalled: `killed` and `failed` are
+   * their pids. With their identities a caller can log exactly who died, also a child born since
+   * it last looked or a process that reused a pid it knew.
+   */
+  readonly targets: readonly ProcessInfo[];
 }
+
+export const NOTHING_KILLED: KillResult = Object.freeze({ killed: [], failed: [], targets: [] });
 
 export interface KillOptions {
   /** How long processes get to exit after SIGTERM before SIGKILL (Unix). Default 1500 ms. */

@@ -22,6 +22,7 @@ import { descendantsFromTable } from './processTree';
 import { isConsoleHost, parseJsonRows, parseListenRows, parseWin32Processes } from './windowsParsers';
 import {
   GONE_ACTIVITY,
+  NOTHING_KILLED,
   UNKNOWN_ACTIVITY,
   isActionablePid,
   type KillOptions,
@@ -122,13 +123,13 @@ export class WindowsProcessMonitor implements ProcessMonitor {
 
   async killTree(id: ProcessIdentity, _opts?: KillOptions): Promise<KillResult> {
     if (!isActionablePid(id.pid) || id.pid === process.pid || id.startTime === '') {
-      return { killed: [], failed: [] };
+      return NOTHING_KILLED;
     }
     const table = await this.fresh();
     const root = table.find((p) => p.pid === id.pid);
     if (!root || root.startTime !== id.startTime) {
       this.logger.info(`killTree: pid ${id.pid} is ${root ? 'another process now' : 'gone'}; nothing killed`);
-      return { killed: [], failed: [] };
+      return NOTHING_KILLED;
     }
     const targets = new Map<number, ProcessInfo>();
     for (const p of [root, ...descendantsFromTable(table, root.pid)]) {
@@ -173,7 +174,7 @@ export class WindowsProcessMonitor implements ProcessMonitor {
       const denied = failed.filter((p) => failedToKill.has(p));
       this.logger.warn(`killTree ${id.pid}: still alive: ${failed.join(', ')}${denied.length ? ` (Stop-Process failed for ${denied.join(', ')})` : ''}`);
     }
-    return { killed, failed };
+    return { killed, failed, targets: [...targets.values()] };
   }
 
   async listeningPorts(pids: number[]): Promise<Map<number, number[]>> {
