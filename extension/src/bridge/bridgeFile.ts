@@ -23,6 +23,7 @@ export async function publishBridgeFile(
   workspaceFolder: string,
   content: Omit<BridgeFile, 'createdAt' | 'workspaceFolder'>,
   logger: Logger,
+  onWriteFailure: (path: string, error: unknown) => void = () => undefined,
 ): Promise<BridgeFilePublisher> {
   const filePath = bridgeFilePath(workspaceFolder);
   const mine: BridgeFile = { ...content, workspaceFolder, createdAt: new Date().toISOString() };
@@ -49,6 +50,7 @@ export async function publishBridgeFile(
       logger.info(`bridge advertised in ${filePath}${existing ? ` (replaced a stale file of pid ${existing.pid})` : ''}`);
     } catch (error) {
       logger.warn(`could not write ${filePath}; MCP clients outside VS Code will not find this window`, error);
+      onWriteFailure(filePath, error);
     } finally {
       busy = false;
     }

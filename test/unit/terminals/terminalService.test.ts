@@ -75,7 +75,7 @@ describe('TerminalService against a fake TerminalHost', () => {
   let service: TerminalService;
   let workspace: string;
 
-  function setup(options: { settings?: Partial<ShepherdSettings>; noWorkspace?: boolean } = {}): void {
+  function setup(options: { settings?: Partial<ShepherdSettings>; noWorkspace?: boolean; logFilePath?: () => string } = {}): void {
     workspace = dirs.make('terminal-service-');
     mkdirSync(path.join(workspace, 'sub'));
     host = new FakeTerminalHost();
@@ -84,7 +84,7 @@ describe('TerminalService against a fake TerminalHost', () => {
     service = new TerminalService({
       host,
       settings: () => settings,
-      createOutput: () => new OutputCapture({ limitChars: settings.outputLimitChars }),
+      createOutput: () => new OutputCapture({ limitChars: settings.outputLimitChars, ...(options.logFilePath ? { logFilePath: options.logFilePath } : {}) }),
       probeShell: probe.probeShell,
       workspaceFolder: () => (options.noWorkspace ? undefined : workspace),
       logger: collectingLogger(),
@@ -528,6 +528,28 @@ describe('TerminalService against a fake TerminalHost', () => {
         command: 'echo one\necho two; exit 3',
         pid: 1001,
       });
+    });
+  });
+
+  describe('long output', () => {
+    it('names the log file with the whole output when it could be written', async () => {
+      const logs = dirs.make('logs-');
+      setup({ settings: { outputLimitChars: 1000 }, logFilePath: () => path.join(logs, 'run.log') });
+      script(host, { 'seq 1 5000': [Array.from({ length: 5000 }, (_, i) => `${i + 1}\r\n`).join(''), 0] });
+      const result = await service.run({ command: 'seq 1 5000' });
+      assert.equal(result.truncated, true);
+      assert.equal(result.outputFile, path.join(logs, 'run.log'));
+      assert.equal(result.message, undefined);
+    });
+
+    it('says in the result that the full output could not be saved when .devtools/logs cannot be written', async () => {
+      const blocked = dirs.make('blocked-'); // a directory where the log file should be: the open fails
+      setup({ settings: { outputLimitChars: 1000 }, logFilePath: () => blocked });
+      script(host, { 'seq 1 5000': [Array.from({ length: 5000 }, (_, i) => `${i + 1}\r\n`).join(''), 0] });
+      const result = await service.run({ command: 'seq 1 5000' });
+      assert.equal(result.truncated, true);
+      assert.equal(result.outputFile, undefined);
+      assert.match(String(result.message), /^The full output could not be saved under \.devtools\/logs \(EISDIR: [^)]+\); only its head and tail are here\.$/);
     });
   });
 

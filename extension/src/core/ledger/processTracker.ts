@@ -46,6 +46,8 @@ export interface ProcessTrackerDeps {
   readonly owner?: OwnerIdentity;
   readonly sessionId?: string;
   readonly persistence?: Partial<PersistenceTiming>;
+  /** Every failure to write the data dir (the log has each; the user is told once). */
+  readonly onWriteFailure?: (path: string, error: unknown) => void;
 }
 
 interface TerminalWatch {
@@ -108,7 +110,7 @@ export class ProcessTracker implements ProcessLedger {
       },
       sessionSummary: () => this.sessionSummary(),
     };
-    this.writer = new LedgerWriter(deps.store, this.sessionId, sources, { ...DEFAULT_TIMING, ...deps.persistence }, deps.logger);
+    this.writer = new LedgerWriter(deps.store, this.sessionId, sources, { ...DEFAULT_TIMING, ...deps.persistence }, deps.logger, deps.onWriteFailure);
   }
 
   // ---- lifecycle ------------------------------------------------------------------------------
@@ -279,6 +281,7 @@ export class ProcessTracker implements ProcessLedger {
       await store.init();
     } catch (error) {
       logger.error(`ledger: cannot prepare ${store.dir}; processes are tracked in memory only`, error);
+      this.deps.onWriteFailure?.(store.dir, error);
     }
     const claim = await claimOrphans(this.deps, this.sessionId, this.owner);
     this.owner = claim.owner;

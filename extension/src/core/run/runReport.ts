@@ -52,7 +52,11 @@ export async function runResult(run: CommandRun, status: RunStatus, message?: st
   if (snap.outputFile) {
     result.outputFile = snap.outputFile;
   }
-  const note = message ?? statusMessage(run, status, exitCode);
+  const notes = [message ?? statusMessage(run, status, exitCode)];
+  if (snap.truncated && snap.outputFileError !== undefined) {
+    notes.push(`The full output could not be saved under .devtools/logs (${snap.outputFileError}); only its head and tail are here.`);
+  }
+  const note = notes.filter((n) => n !== undefined).join(' ');
   if (note) {
     result.message = note;
   }
