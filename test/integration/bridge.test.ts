@@ -247,6 +247,40 @@ describe('bridge.json ownership', () => {
     await assert.rejects(fs.stat(file), 'the owner removes it on dispose');
   });
 
+  it('a second window takes the file over at once when the first closes, and repairs it when it is corrupted or removed', async () => {
+    const workspace = await tempWorkspace();
+    const file = path.join(workspace, '.devtools', 'bridge.json');
+    const first = await startBridgeFixture({ workspace });
+    const second = await startBridgeFixture({ workspace });
+    const advertised = async (): Promise<string | undefined> => {
+      try {
+        return JSON.parse(await fs.readFile(file, 'utf8')).token;
+      } catch {
+        return undefined;
+      }
+    };
+    const within = async (what: string, ms: number, ok: () => Promise<boolean>): Promise<void> => {
+      const deadline = Date.now() + ms;
+      while (!(await ok())) {
+        if (Date.now() > deadline) assert.fail(`${what} not within ${ms} ms`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    try {
+      assert.equal(await advertised(), first.server.token);
+      await first.dispose();
+      // Well under the 10 s recheck: the removal is watched.
+      await within('the second window advertised', 2000, async () => (await advertised()) === second.server.token);
+      await fs.writeFile(file, 'garbage');
+      await within('the corrupt file repaired', 2000, async () => (await advertised()) === second.server.token);
+      await fs.rm(file);
+      await within('the removed file restored', 2000, async () => (await advertised()) === second.server.token);
+      assert.equal((await fs.stat(file)).mode & 0o777, 0o600);
+    } finally {
+      await second.dispose();
+    }
+  });
+
   it('ignores a corrupt file', async () => {
     const workspace = await tempWorkspace();
     const file = path.join(workspace, '.devtools', 'bridge.json');
