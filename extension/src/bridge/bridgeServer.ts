@@ -231,6 +231,7 @@ function serveConnection(socket: net.Socket, token: string, options: BridgeServe
       }
       const { params, meta } = parsed;
       const progressId = meta.progressId;
+      logger.debug(`bridge: ${method.name}${progressId !== undefined ? ' (progress asked)' : ''}`);
       const abort = new AbortController();
       const onCancel = cancel.onCancellationRequested(() => abort.abort());
       const context: RequestContext = {
