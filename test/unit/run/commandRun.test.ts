@@ -217,12 +217,14 @@ describe('CommandRun', () => {
     assert.equal(timers(), before);
   });
 
-  it('ends as terminal_closed (shell_gone, no exit code) once the OS says the shell is gone, with no end event ever', async () => {
+  it('ends as terminal_closed (shell_gone, no exit code) once the OS says the shell is gone and VS Code stays silent', async () => {
     let gone = false;
     const { run } = makeRun(() => (gone ? { foreground: 'gone', readingTerminal: false } : busy()));
     run.executionStarted('exit 3');
     setTimeout(() => (gone = true), 50);
-    assert.equal(await run.wait({ timeoutMs: 3000 }), 'terminal_closed');
+    const t0 = performance.now();
+    assert.equal(await run.wait({ timeoutMs: 6000 }), 'terminal_closed');
+    assert.ok(performance.now() - t0 >= 1900, 'VS Code gets its grace to report the close first');
     assert.deepEqual(run.state, { kind: 'terminal_closed', exitCode: undefined, end: 'shell_gone' });
     assert.equal((await runResult(run, 'terminal_closed')).exitCode, undefined);
     run.dispose();
@@ -236,7 +238,19 @@ describe('CommandRun', () => {
     const quiet = probes.length;
     assert.ok(quiet >= 1 && quiet <= 3, `about one probe a second, not every 250 ms (${quiet})`);
     gone = true;
-    assert.equal(await run.wait({ timeoutMs: 3000 }), 'terminal_closed');
+    assert.equal(await run.wait({ timeoutMs: 6000 }), 'terminal_closed');
+    run.dispose();
+  });
+
+  it('takes the exit code VS Code reports within the grace after the OS said the shell is gone', async () => {
+    const { run } = makeRun(() => ({ foreground: 'gone', readingTerminal: false }));
+    run.executionStarted('exit 3');
+    await sleep(400); // the OS has answered "gone"; VS Code's close is on its way
+    run.terminalClosed(3);
+    assert.equal(await run.wait({ timeoutMs: 1000 }), 'terminal_closed');
+    assert.deepEqual(run.state, { kind: 'terminal_closed', exitCode: 3, end: 'closed' });
+    await sleep(2100);
+    assert.deepEqual(run.state, { kind: 'terminal_closed', exitCode: 3, end: 'closed' }, 'the grace timer is gone with the run');
     run.dispose();
   });
 

@@ -611,6 +611,18 @@ describe('TerminalService against a fake TerminalHost', () => {
       assert.equal(again.pid, 1002);
     });
 
+    it('the shell gone, then VS Code closes the terminal with the exit code: that exit code is reported', async () => {
+      script(host);
+      const call = service.run({ command: 'exit 3' });
+      const terminal = await executionsIn(host, 'default', 1);
+      probe.gone.add(terminal.pid);
+      await sleep(500); // probed "gone" meanwhile; VS Code's close comes within the grace
+      terminal.close(3);
+      const result = await call;
+      assert.equal(result.status, 'terminal_closed');
+      assert.equal(result.exitCode, 3);
+    });
+
     it('an idle terminal whose shell died unseen is replaced by the next run, not typed into', async () => {
       script(host, { true: ['', 0] });
       await service.run({ command: 'true' });

@@ -69,6 +69,12 @@ const INPUT_CHECK_INTERVAL_MS = 250;
  */
 const LIVENESS_INTERVAL_MS = 1000;
 /**
+ * Once the OS says the shell is gone, how long VS Code gets to report the terminal's close (with
+ * the shell's exit code) before the run ends without it: VS Code keeps some terminals whose shell
+ * died and never reports them.
+ */
+const SHELL_GONE_GRACE_MS = 2000;
+/**
  * A terminal read must be seen for this long with no output in between before it counts: the
  * prompt a program printed just before blocking may still be on its way through VS Code.
  */
@@ -91,6 +97,7 @@ export class CommandRun {
   private timerAt = Number.POSITIVE_INFINITY;
   private probing = false;
   private lastProbeAt = Number.NEGATIVE_INFINITY;
+  private goneTimer: NodeJS.Timeout | undefined;
   private finishing = false;
   private wasDisposed = false;
   private readonly disposeEmitter = new Emitter<void>();
@@ -171,8 +178,8 @@ export class CommandRun {
       return;
     }
     this.endedAt = this.env.now();
+    this.stopTimers();
     this.setState({ kind: 'terminal_closed', exitCode, end });
-    this.stopTimer();
   }
 
   progress(): RunProgress {
@@ -236,7 +243,7 @@ export class CommandRun {
       return;
     }
     this.wasDisposed = true;
-    this.stopTimer();
+    this.stopTimers();
     this.outputSubscription.dispose();
     this.disposeEmitter.fire();
     this.disposeEmitter.dispose();
@@ -304,6 +311,13 @@ export class CommandRun {
     }, Math.max(0, at - this.env.now()));
   }
 
+  /** Every timer of the run, the shell-gone grace included (at its end). */
+  private stopTimers(): void {
+    this.stopTimer();
+    clearTimeout(this.goneTimer);
+    this.goneTimer = undefined;
+  }
+
   private stopTimer(): void {
     if (this.timer) {
       clearTimeout(this.timer);
@@ -359,9 +373,7 @@ export class CommandRun {
           return;
         }
         if (activity.foreground === 'gone') {
-          // VS Code may keep a terminal whose shell died (and never say so): the OS has the last word.
-          this.env.logger.info(`run ${this.id}: the shell (pid ${this.shellPid}) is gone; the run ends with its terminal`);
-          this.terminalClosed(undefined, 'shell_gone');
+          this.shellGone();
           return;
         }
         const at = this.env.now();
@@ -381,6 +393,24 @@ export class CommandRun {
         this.probing = false;
         this.env.logger.error(`run ${this.id}: handling a shell probe failed`, error);
       });
+  }
+
+  /**
+   * The OS says the shell is gone. VS Code normally closes the terminal soon, with the shell's
+   * exit code; but it keeps some terminals whose shell died and never says so. The OS has the
+   * last word after a short grace.
+   */
+  private shellGone(): void {
+    if (this.goneTimer) {
+      return;
+    }
+    this.goneTimer = setTimeout(() => {
+      this.goneTimer = undefined;
+      if (this.active && !this.wasDisposed) {
+        this.env.logger.info(`run ${this.id}: the shell (pid ${this.shellPid}) is gone and VS Code did not close its terminal; the run ends with it`);
+        this.terminalClosed(undefined, 'shell_gone');
+      }
+    }, SHELL_GONE_GRACE_MS);
   }
 
   /** The OS's "blocked on a terminal read", once it held with no activity for READ_CONFIRM_MS. */
@@ -415,7 +445,7 @@ export class CommandRun {
   /** Completion: let the output streams drain (bounded), then report completed. */
   private async finish(exitCode: number | undefined): Promise<void> {
     this.finishing = true;
-    this.stopTimer();
+    this.stopTimers();
     const completedAt = this.env.now();
     if (this.drains.size > 0) {
       let timeout: NodeJS.Timeout | undefined;
