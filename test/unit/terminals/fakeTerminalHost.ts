@@ -17,6 +17,7 @@ import type {
   ShellExecution,
   ShellTerminal,
   TerminalCloseEvent,
+  TerminalCloseReason,
   TerminalHost,
 } from '../../../extension/src/core/terminals/terminalPort';
 
@@ -142,16 +143,16 @@ export class FakeTerminal implements ShellTerminal {
     this.shown.push(preserveFocus);
   }
 
-  /** The shell exited or the user closed the terminal. */
-  close(exitCode: number | undefined): void {
+  /** The shell exited (with an exit code), or the user closed the terminal (without), unless `reason` says otherwise. */
+  close(exitCode: number | undefined, reason: TerminalCloseReason = exitCode === undefined ? 'user' : 'shell'): void {
     if (this.closed) return;
     this.closed = true;
-    this.host.fireClose({ terminal: this, exitCode });
+    this.host.fireClose({ terminal: this, exitCode, reason });
   }
 
   dispose(): void {
     this.disposed = true;
-    this.close(undefined);
+    this.close(undefined, 'extension');
   }
 }
 

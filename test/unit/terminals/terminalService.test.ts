@@ -566,9 +566,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         name: 'default',
         command: 'node server.js',
         pid: 1001,
-        message:
-          'Terminal "default" was closed (by the user or because its shell exited) before the command finished. ' +
-          'terminal_run with the name "default" starts a new terminal.',
+        message: 'The shell of terminal "default" exited before the command finished (the exit code is the shell\'s). terminal_run with the name "default" starts a new terminal.',
       });
     });
 
@@ -635,6 +633,17 @@ describe('TerminalService against a fake TerminalHost', () => {
       assert.equal(dead.executions.length, 1, 'nothing was typed into the dead terminal');
     });
 
+    it('the window closing closes the terminal first: terminal_closed, saying so, with no exit code', async () => {
+      script(host);
+      const call = service.run({ command: 'npm test' });
+      const terminal = await executionsIn(host, 'default', 1);
+      terminal.close(0, 'window');
+      const result = await call;
+      assert.equal(result.status, 'terminal_closed');
+      assert.equal(result.exitCode, undefined);
+      assert.match(String(result.message), /^Terminal "default" closed because the VS Code window is closing or reloading; the command ended with it\. Once the window is back/);
+    });
+
     it('a call waiting when the service is disposed (window reload) ends at once with WindowClosing, not at its timeout', async () => {
       script(host);
       const call = service.run({ command: 'npm test', timeoutMs: 60_000 });
@@ -655,6 +664,7 @@ describe('TerminalService against a fake TerminalHost', () => {
       const closed = await waiting;
       assert.equal(closed.status, 'terminal_closed');
       assert.equal(closed.exitCode, undefined);
+      assert.equal(closed.message, 'Terminal "default" was closed by the user before the command finished. terminal_run with the name "default" starts a new terminal.');
       assert.equal(closed.command, 'npm run dev');
 
       assert.deepEqual(withoutDuration(await service.state({ name: 'default' })), withoutDuration(closed));

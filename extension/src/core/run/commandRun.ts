@@ -14,13 +14,14 @@ import { CompletionTracker, type CompletionConfig, type ShellIdleness } from './
 import { detectInputPrompt, lastNonEmptyLine, type InputPromptConfig } from './inputPromptDetector';
 
 /**
- * Why a run ended with its terminal: `closed` (VS Code closed the terminal: the user, or the shell
- * exited and VS Code said so), `shell_gone` (the OS says the shell process is gone while VS Code
- * kept the terminal and said nothing, as when a shell exits during VS Code's launch phase), or
- * `unreported_exit` (VS Code reported exit code 0, which it also reports for a shell killed by a
- * signal, so the real status is unknown).
+ * Why a run ended with its terminal: VS Code closed it because its shell exited (`shell_exit`),
+ * the user closed it (`user`), the window is closing or reloading (`window`), or for a reason it
+ * did not say (`closed`); `shell_gone`: the OS says the shell process is gone while VS Code kept
+ * the terminal and said nothing (as when a shell exits during VS Code's launch phase);
+ * `unreported_exit`: VS Code reported exit code 0, which it also reports for a shell killed by a
+ * signal, so the real status is unknown.
  */
-export type TerminalEnd = 'closed' | 'shell_gone' | 'unreported_exit';
+export type TerminalEnd = 'shell_exit' | 'user' | 'window' | 'closed' | 'shell_gone' | 'unreported_exit';
 
 export type RunState =
   | { readonly kind: 'running' }

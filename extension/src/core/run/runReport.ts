@@ -85,6 +85,15 @@ function statusMessage(run: CommandRun, status: RunStatus, exitCode: number | un
 function terminalEndMessage(name: string, state: CommandRun['state']): string {
   const again = `terminal_run with the name ${name} starts a new terminal.`;
   switch (state.kind === 'terminal_closed' ? state.end : 'closed') {
+    case 'shell_exit':
+      return `The shell of terminal ${name} exited before the command finished (the exit code is the shell's). ${again}`;
+    case 'user':
+      return `Terminal ${name} was closed by the user before the command finished. ${again}`;
+    case 'window':
+      return (
+        `Terminal ${name} closed because the VS Code window is closing or reloading; the command ended with it. ` +
+        'Once the window is back, check with terminal_list and list_processes, and run the command again if it is still needed.'
+      );
     case 'shell_gone':
       return (
         `The shell of terminal ${name} is gone (it exited or was killed) before the command finished. VS Code kept the terminal ` +
@@ -96,7 +105,7 @@ function terminalEndMessage(name: string, state: CommandRun['state']): string {
         `reports for a shell killed by a signal, so no exit code is given. ${again}`
       );
     default:
-      return `Terminal ${name} was closed (by the user or because its shell exited) before the command finished. ${again}`;
+      return `Terminal ${name} was closed before the command finished. ${again}`;
   }
 }
 

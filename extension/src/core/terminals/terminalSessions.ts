@@ -304,16 +304,22 @@ export class TerminalSessions implements Disposable {
     }
   }
 
-  private onClose({ terminal, exitCode }: TerminalCloseEvent): void {
+  private onClose({ terminal, exitCode, reason }: TerminalCloseEvent): void {
     const session = this.sessionOf(terminal);
     if (!session) return;
     this.markClosed(session);
-    if (session.currentRun?.active) {
-      // VS Code reports 0 for a shell killed by a signal too: a run it cut short never gets a success.
-      if (exitCode === 0) session.currentRun.terminalClosed(undefined, 'unreported_exit');
-      else session.currentRun.terminalClosed(exitCode);
+    const run = session.currentRun;
+    if (run?.active) {
+      if (reason === 'window' || reason === 'user') {
+        run.terminalClosed(undefined, reason);
+      } else if (exitCode === 0) {
+        // VS Code reports 0 for a shell killed by a signal too: a run it cut short never gets a success.
+        run.terminalClosed(undefined, 'unreported_exit');
+      } else {
+        run.terminalClosed(exitCode, reason === 'shell' ? 'shell_exit' : 'closed');
+      }
     }
-    this.deps.logger.info(`terminal "${session.name}" closed${exitCode !== undefined ? ` (shell exit code ${exitCode})` : ''}`);
+    this.deps.logger.info(`terminal "${session.name}" closed (${reason}${exitCode !== undefined ? `, shell exit code ${exitCode}` : ''})`);
     this.changeEmitter.fire({ kind: 'sessionClosed', session });
   }
 
