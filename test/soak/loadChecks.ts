@@ -31,30 +31,32 @@ const FLOOR_RUNS = (runs: number): string => `
 `;
 
 /**
- * `runs` sequential terminal_run calls on a fresh window; the extension host's heap and RSS after
- * GC at the start, after `warmup` runs and at the end. Then as many bare executeCommand round trips
- * (up to 300) in the same window, to tell VS Code's own growth from ours.
+ * `runs` sequential terminal_run calls on a fresh window, with the extension host's heap and RSS
+ * after GC every tenth of the way (the goal compares the end with the end of the warm-up). Then as
+ * many bare executeCommand round trips (up to 300) in the same window, to tell VS Code's own
+ * growth from ours.
  */
 export async function sequentialRuns(win: ShepherdWindow, runs: number, warmup: number, judgeMemory: boolean): Promise<Check> {
-  const start = await extensionHostMemory(win);
+  const step = Math.max(1, Math.floor(runs / 10));
+  const samples: Array<{ at: number; memory: HostMemory }> = [{ at: 0, memory: await extensionHostMemory(win) }];
   let lost = 0;
-  let warm: HostMemory | undefined;
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
-    if (i === warmup) warm = await extensionHostMemory(win);
     const outcome = await callTool(win.mcp.client, 'terminal_run', { command: `printf 'seq-%d\\n' ${i}; echo done`, name: 'seq' }, 60_000);
     times.push(outcome.ms);
     const r = runResultOf(outcome);
     if (!r || r.status !== 'completed' || r.exitCode !== 0 || r.output !== `seq-${i}\ndone`) lost++;
+    if ((i + 1) % step === 0 || i + 1 === warmup) samples.push({ at: i + 1, memory: await extensionHostMemory(win) });
   }
-  const end = await extensionHostMemory(win);
   const floorRuns = Math.min(runs, 300);
+  const end = samples.at(-1)!.memory;
   await win.vscode.driver.evaluate(FLOOR_RUNS(floorRuns), { timeoutMs: 600_000 });
   const floorEnd = await extensionHostMemory(win);
-  warm ??= start;
+  const warm = samples.find((s) => s.at === warmup)?.memory ?? samples[0]!.memory;
   const heapGrowth = end.heap - warm.heap;
   const rssGrowth = end.rss - warm.rss;
   const met = lost === 0 && (!judgeMemory || (heapGrowth < MEMORY_GOAL_BYTES && rssGrowth < MEMORY_GOAL_BYTES));
+  const series = (pick: (m: HostMemory) => number): string => samples.filter((s) => s.at % step === 0).map((s) => (pick(s.memory) / 1e6).toFixed(0)).join(' ');
   return {
     area: 'load',
     name: `sequential runs on a fresh window (warm-up: the first ${warmup})`,
@@ -63,8 +65,8 @@ export async function sequentialRuns(win: ShepherdWindow, runs: number, warmup: 
     goal: judgeMemory ? 'growth after warm-up < 5 MB' : 'memory figures only at this size (npm run soak judges them)',
     met,
     figures:
-      `extension host after GC, start / after warm-up / end: heap ${mb(start.heap)} / ${mb(warm.heap)} / ${mb(end.heap)}, ` +
-      `RSS ${mb(start.rss)} / ${mb(warm.rss)} / ${mb(end.rss)}; after warm-up heap ${signedMb(heapGrowth)}, RSS ${signedMb(rssGrowth)}; ` +
+      `extension host after GC: heap ${mb(samples[0]!.memory.heap)} at the start, ${mb(warm.heap)} after warm-up, ${mb(end.heap)} at the end (${signedMb(heapGrowth)}); ` +
+      `RSS ${mb(samples[0]!.memory.rss)}, ${mb(warm.rss)}, ${mb(end.rss)} (${signedMb(rssGrowth)}); every ${step} runs, heap MB: ${series((m) => m.heap)}; RSS MB: ${series((m) => m.rss)}; ` +
       `then ${floorRuns} bare executeCommand runs (VS Code alone): heap ${signedMb(floorEnd.heap - end.heap)}, RSS ${signedMb(floorEnd.rss - end.rss)}; ${latency(times)}`,
   };
 }

@@ -34,7 +34,7 @@ export const SCALES: Record<SoakScale['name'], SoakScale> = {
   full: {
     name: 'full',
     sequentialRuns: 1000,
-    warmupRuns: 200,
+    warmupRuns: 500,
     bigLineMb: 50,
     escapeSequences: 1_000_000,
     concurrentRounds: 10,
