@@ -42,7 +42,7 @@ describe("every tool through VS Code's own MCP client (vscode.lm.invokeTool) and
     }
   }
 
-  it('VS Code lists all seven tools', () => {
+  it('VS Code lists every tool', () => {
     assert.deepEqual(Object.keys(tools).sort(), [...SHEPHERD_TOOLS].sort(), JSON.stringify(tools));
   });
 
@@ -58,13 +58,15 @@ describe("every tool through VS Code's own MCP client (vscode.lm.invokeTool) and
     assert.equal(state.exitCode, 0);
   });
 
-  it('terminal_list, list_processes and kill_orphans through VS Code (they failed with its progress token)', async () => {
+  it('terminal_list, list_processes, kill_orphans and workspace_info through VS Code (strict empty params: they failed with its progress token)', async () => {
     const list = await viaVsCode<{ terminals: { name: string; busy: boolean }[] }>('terminal_list', {});
     assert.ok(list.terminals.some((t) => t.name === 'vsc' && !t.busy), JSON.stringify(list));
     const processes = await viaVsCode<ListProcessesResult>('list_processes', {});
     assert.deepEqual(processes.orphaned, []);
     const killed = await viaVsCode<{ killed: number[]; failed: number[] }>('kill_orphans', {});
     assert.deepEqual({ killed: killed.killed, failed: killed.failed }, { killed: [], failed: [] });
+    const info = await viaVsCode<{ analysis?: { projectRoot: string }; servers: unknown[] }>('workspace_info', {});
+    assert.equal(info.analysis?.projectRoot, win.workspace);
   });
 
   it('kill_process through VS Code ends a process the ledger owns (checked in /proc)', async () => {
@@ -91,12 +93,12 @@ describe("every tool through VS Code's own MCP client (vscode.lm.invokeTool) and
     // Up to the first stdio call (the tests above went through VS Code only).
     const viaVsCodeOnly = log.slice(0, log.indexOf('terminal "stdio" created'));
     const calls = [...viaVsCodeOnly.matchAll(/bridge: ((?:terminal|process)\/\w+)( \(progress asked\))?/g)].filter((m) => m[1] !== 'process/summary');
-    assert.ok(calls.length >= 9, `tool calls logged: ${calls.length}`);
+    assert.ok(calls.length >= 10, `tool calls logged: ${calls.length}`);
     assert.deepEqual(calls.filter((m) => m[2] === undefined).map((m) => m[1]), [], 'tool calls through VS Code without a progress token');
   });
 
   for (const withToken of [false, true]) {
-    it(`all seven tools over stdio ${withToken ? 'with' : 'without'} a progress token`, async () => {
+    it(`every tool over stdio ${withToken ? 'with' : 'without'} a progress token`, async () => {
       const name = withToken ? 'stdio-token' : 'stdio';
       const call = async (tool: string, args: Record<string, unknown>): Promise<CallToolResult> => {
         const result = (await win.mcp.client.callTool({ name: tool, arguments: args }, CallToolResultSchema, {
@@ -117,6 +119,7 @@ describe("every tool through VS Code's own MCP client (vscode.lm.invokeTool) and
       assert.deepEqual(structured<{ killed: number[] }>(await call('kill_process', { pid: sleeper.pid })).killed, [sleeper.pid]);
       assert.equal(structured<TerminalRunResult>(await call('terminal_input', { name, text: '\u0003' })).status, 'completed');
       assert.deepEqual(structured<{ killed: number[] }>(await call('kill_orphans', {})).killed, []);
+      assert.equal(typeof structured<Record<string, unknown>>(await call('workspace_info', {})), 'object');
     });
   }
 });

@@ -29,7 +29,7 @@ export interface ForeignPids {
   readonly others: readonly number[];
 }
 
-export const TOOLS = ['terminal_run', 'terminal_state', 'terminal_input', 'terminal_list', 'list_processes', 'kill_process', 'kill_orphans'] as const;
+export const TOOLS = ['terminal_run', 'terminal_state', 'terminal_input', 'terminal_list', 'list_processes', 'kill_process', 'kill_orphans', 'workspace_info'] as const;
 
 /** Terminals the suite's calls use (created and reused as the calls go). */
 export const FUZZ_TERMINALS = ['fz0', 'fz1', 'fz2', 'fz3'];

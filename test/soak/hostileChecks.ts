@@ -13,7 +13,7 @@ import { BridgeClient } from '../../mcp-server/src/bridgeClient';
 import { alive, extensionHostMemory, flatten, ledgerEvents, type ShepherdWindow } from '../support/shepherdE2e';
 import { frame, generateFrames } from './bridgeFrames';
 import { callTool, isClearError } from './calls';
-import { FUZZ_TERMINALS, generateHostileCalls, type ForeignPids, type PidRef } from './hostileCalls';
+import { FUZZ_TERMINALS, TOOLS, generateHostileCalls, type ForeignPids, type PidRef } from './hostileCalls';
 import type { Random } from './random';
 import { latency, signedMb, type Check } from './report';
 
@@ -92,7 +92,7 @@ export async function hostileToolCalls(win: ShepherdWindow, r: Random, count: nu
   const lost = counts.hang + counts.crash + counts.unclear + survivors.length + foreign + (hostChanged ? 1 : 0);
   return {
     area: 'hostile input',
-    name: `generated tool calls, all 7 tools (${FUZZ_TERMINALS.length} terminals)`,
+    name: `generated tool calls, all ${TOOLS.length} tools (${FUZZ_TERMINALS.length} terminals)`,
     tried: calls.length,
     lost,
     met: lost === 0,

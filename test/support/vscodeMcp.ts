@@ -27,7 +27,7 @@ export async function startVsCodeMcpServer(win: ShepherdWindow, timeoutMs = 90_0
   );
 }
 
-export const SHEPHERD_TOOLS = ['terminal_run', 'terminal_state', 'terminal_input', 'terminal_list', 'list_processes', 'kill_process', 'kill_orphans'] as const;
+export const SHEPHERD_TOOLS = ['terminal_run', 'terminal_state', 'terminal_input', 'terminal_list', 'list_processes', 'kill_process', 'kill_orphans', 'workspace_info'] as const;
 
 /** Buttons a person clicks to let a tool run, and to let its result reach the model. */
 const APPROVE = /^(Yes|Allow|Continue|Run|Approve|Allow and Skip Reviewing Result)$/;
