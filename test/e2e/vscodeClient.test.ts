@@ -92,7 +92,7 @@ describe("every tool through VS Code's own MCP client (vscode.lm.invokeTool) and
     );
     // Up to the first stdio call (the tests above went through VS Code only).
     const viaVsCodeOnly = log.slice(0, log.indexOf('terminal "stdio" created'));
-    const calls = [...viaVsCodeOnly.matchAll(/bridge: ((?:terminal|process)\/\w+)( \(progress asked\))?/g)].filter((m) => m[1] !== 'process/summary');
+    const calls = [...viaVsCodeOnly.matchAll(/bridge: ((?:terminal|process|workspace)\/\w+)( \(progress asked\))?/g)].filter((m) => m[1] !== 'process/summary');
     assert.ok(calls.length >= 10, `tool calls logged: ${calls.length}`);
     assert.deepEqual(calls.filter((m) => m[2] === undefined).map((m) => m[1]), [], 'tool calls through VS Code without a progress token');
   });
