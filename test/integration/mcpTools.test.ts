@@ -170,7 +170,6 @@ const toolCases: readonly ToolCase[] = [
     failure: { error: new Error('the ledger is locked'), ...internal },
   },
 ];
-const toolCase = (tool: string): ToolCase => toolCases.find((c) => c.tool === tool)!;
 
 describe('MCP tools from source (createServer over an in-memory transport)', () => {
   let fixture: BridgeFixture;
