@@ -41,12 +41,16 @@ export async function sequentialRuns(win: ShepherdWindow, runs: number, warmup: 
   const step = runs >= 200 ? Math.floor(runs / 10) : runs;
   const samples: Array<{ at: number; memory: HostMemory }> = [{ at: 0, memory: await extensionHostMemory(win) }];
   let lost = 0;
+  const wrong: string[] = [];
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const outcome = await callTool(win.mcp.client, 'terminal_run', { command: `printf 'seq-%d\\n' ${i}; echo done`, name: 'seq' }, 60_000);
     times.push(outcome.ms);
     const r = runResultOf(outcome);
-    if (!r || r.status !== 'completed' || r.exitCode !== 0 || r.output !== `seq-${i}\ndone`) lost++;
+    if (!r || r.status !== 'completed' || r.exitCode !== 0 || r.output !== `seq-${i}\ndone`) {
+      lost++;
+      if (wrong.length < 3) wrong.push(`run ${i}: ${r ? JSON.stringify({ status: r.status, exitCode: r.exitCode, output: r.output.slice(0, 80), message: r.message?.slice(0, 120) }) : outcome.kind === 'toolError' || outcome.kind === 'protocolError' || outcome.kind === 'crash' ? outcome.text.slice(0, 160) : outcome.kind}`);
+    }
     if ((i + 1) % step === 0 || i + 1 === warmup) samples.push({ at: i + 1, memory: await extensionHostMemory(win) });
   }
   const floorRuns = Math.min(runs, 300);
@@ -68,7 +72,8 @@ export async function sequentialRuns(win: ShepherdWindow, runs: number, warmup: 
     figures:
       `extension host after GC: heap ${mb(samples[0]!.memory.heap)} at the start, ${mb(warm.heap)} after warm-up, ${mb(end.heap)} at the end (${signedMb(heapGrowth)}); ` +
       `RSS ${mb(samples[0]!.memory.rss)}, ${mb(warm.rss)}, ${mb(end.rss)} (${signedMb(rssGrowth)}); every ${step} runs, heap MB: ${series((m) => m.heap)}; RSS MB: ${series((m) => m.rss)}; ` +
-      `then ${floorRuns} bare executeCommand runs (VS Code alone): heap ${signedMb(floorEnd.heap - end.heap)}, RSS ${signedMb(floorEnd.rss - end.rss)}; ${latency(times)}`,
+      `then ${floorRuns} bare executeCommand runs (VS Code alone): heap ${signedMb(floorEnd.heap - end.heap)}, RSS ${signedMb(floorEnd.rss - end.rss)}; ${latency(times)}` +
+      (wrong.length ? `; wrong: ${wrong.join(' | ')}` : ''),
   };
 }
 
