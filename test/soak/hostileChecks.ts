@@ -12,7 +12,7 @@ import { PROTOCOL_VERSION, methods, type ListProcessesResult, type ListResult } 
 import { BridgeClient } from '../../mcp-server/src/bridgeClient';
 import { alive, extensionHostMemory, flatten, ledgerEvents, type ShepherdWindow } from '../support/shepherdE2e';
 import { frame, generateFrames } from './bridgeFrames';
-import { callTool, isClearError } from './calls';
+import { callTool, isClearError, type Outcome } from './calls';
 import { FUZZ_TERMINALS, TOOLS, generateHostileCalls, type ForeignPids, type PidRef } from './hostileCalls';
 import type { Random } from './random';
 import { latency, signedMb, type Check } from './report';
@@ -52,6 +52,8 @@ function resolvePids(args: unknown, pids: { shells: number[]; owned: number[] },
   return { ...(args as object), pid: pool.length > 0 ? r.pick(pool) : 424242 };
 }
 
+const runStatus = (outcome: Extract<Outcome, { kind: 'result' }>): string => String((outcome.result.structuredContent as { status?: unknown } | undefined)?.status ?? 'a result');
+
 /** Every `killed` event in the log names a process the log recorded as started, spawned or adopted first. */
 export function foreignKills(workspace: string): number {
   const owned = new Set<string>();
@@ -67,17 +69,25 @@ export function foreignKills(workspace: string): number {
 export async function hostileToolCalls(win: ShepherdWindow, r: Random, count: number, bystanders: Bystanders): Promise<Check> {
   const hostPid = win.vscode.driver.hello!.pid;
   const calls = generateHostileCalls(r, count, bystanders.pids);
-  const counts = { result: 0, toolError: 0, protocolError: 0, hang: 0, crash: 0, unclear: 0 };
+  const counts = { result: 0, toolError: 0, protocolError: 0, hang: 0, crash: 0, unclear: 0, slow: 0 };
   const unclear: string[] = [];
+  const stuck: string[] = [];
   const times: number[] = [];
   let pids = await currentPids(win);
   for (const [i, call] of calls.entries()) {
     if (i % 50 === 0) pids = await currentPids(win);
     const args = resolvePids(call.args, pids, r);
-    // Calls wait at most their own timeout (4 s here) plus a terminal's creation; 60 s means a hang.
-    const outcome = await callTool(win.mcp.client, call.tool, args, 60_000);
+    // A call may wait as long as its own timeout (the 120 s default when it gave none); 30 s more is a hang.
+    const outcome = await callTool(win.mcp.client, call.tool, args, 150_000);
     counts[outcome.kind]++;
     times.push(outcome.ms);
+    if (outcome.kind === 'hang' || outcome.kind === 'crash' || outcome.ms > 20_000) {
+      if (outcome.kind !== 'hang' && outcome.kind !== 'crash') counts.slow++;
+      if (stuck.length < 3) {
+        const answer = outcome.kind === 'result' ? `${runStatus(outcome)} after ${(outcome.ms / 1000).toFixed(0)} s` : outcome.kind;
+        stuck.push(`call ${i} ${answer}: ${call.tool} ${JSON.stringify(args)?.slice(0, 200)}`);
+      }
+    }
     if ((outcome.kind === 'toolError' || outcome.kind === 'protocolError') && !isClearError(outcome.text)) {
       counts.unclear++;
       if (unclear.length < 3) unclear.push(`${call.tool}: ${outcome.text.slice(0, 160)}`);
@@ -99,7 +109,9 @@ export async function hostileToolCalls(win: ShepherdWindow, r: Random, count: nu
     figures:
       `${counts.result} results, ${counts.toolError} clear refusals, ${counts.protocolError} protocol errors; ` +
       `${counts.hang} hangs, ${counts.crash} crashes, ${counts.unclear} unclear errors, ${survivors.length} foreign processes killed (ground truth), ` +
-      `${foreign} kills of processes the ledger did not own; ${latency(times)}${unclear.length ? `; unclear: ${unclear.join(' | ')}` : ''}`,
+      `${foreign} kills of processes the ledger did not own; ${counts.slow} answered after more than 20 s (within their own timeout); ${latency(times)}` +
+      (unclear.length ? `; unclear: ${unclear.join(' | ')}` : '') +
+      (stuck.length ? `; slow or unanswered: ${stuck.join(' | ')}` : ''),
   };
 }
 
