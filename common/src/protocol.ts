@@ -44,6 +44,8 @@ export const BridgeErrorCode = {
   TerminalClosed: -32013,
   WorkspaceUntrusted: -32014,
   NoActiveRun: -32015,
+  /** The window is closing or reloading: the call's wait ended with it. */
+  WindowClosing: -32016,
   /** The caller cancelled before anything was started (LSP's RequestCancelled). */
   Cancelled: -32800,
   ProcessNotOwned: -32020,
@@ -204,11 +206,20 @@ export type HelloResult = z.infer<typeof helloResultSchema>;
 // ---------------------------------------------------------------------------------------------
 // terminal/*
 
+/** C0 controls other than tab and line breaks, and DEL: typed into a shell they act as keys. */
+const keyLikeControlChars = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+export const commandSchema = z
+  .string()
+  .max(limits.commandChars, `command must be at most ${limits.commandChars} characters`)
+  .refine((s) => s.trim().length > 0, 'command must not be empty')
+  .refine(
+    (s) => !keyLikeControlChars.test(s),
+    'command must not contain control characters other than tab and line breaks (typed into the shell they act as keys); send keys such as Ctrl+C ("\\u0003") with terminal_input',
+  );
+
 export const runParamsSchema = z.object({
-  command: z
-    .string()
-    .max(limits.commandChars, `command must be at most ${limits.commandChars} characters`)
-    .refine((s) => s.trim().length > 0, 'command must not be empty'),
+  command: commandSchema,
   timeoutMs: timeoutMsSchema.optional(),
   name: terminalNameSchema.optional(),
   waitMode: waitModeSchema.optional(),
@@ -217,17 +228,14 @@ export const runParamsSchema = z.object({
   readyPattern: readyPatternSchema.optional(),
   /** Replace a matching dev server that already runs (its tree is killed first) instead of reporting it. */
   restart: z.boolean().optional(),
-  /** Set by the client when it wants terminal/progress notifications for this request. */
-  progressId: z.string().optional(),
-});
+}).strict();
 export type RunParams = z.infer<typeof runParamsSchema>;
 
 export const stateParamsSchema = z.object({
   name: terminalNameSchema,
   wait: z.boolean().optional(),
   timeoutMs: timeoutMsSchema.optional(),
-  progressId: z.string().optional(),
-});
+}).strict();
 export type StateParams = z.infer<typeof stateParamsSchema>;
 
 export const inputParamsSchema = z.object({
@@ -235,8 +243,7 @@ export const inputParamsSchema = z.object({
   text: z.string().max(limits.inputChars, `text must be at most ${limits.inputChars} characters`),
   enter: z.boolean().optional(),
   timeoutMs: timeoutMsSchema.optional(),
-  progressId: z.string().optional(),
-});
+}).strict();
 export type InputParams = z.infer<typeof inputParamsSchema>;
 
 export const listParamsSchema = z.object({}).strict();
@@ -255,6 +262,19 @@ export type TerminalInfo = z.infer<typeof terminalInfoSchema>;
 
 export const listResultSchema = z.object({ terminals: z.array(terminalInfoSchema) });
 export type ListResult = z.infer<typeof listResultSchema>;
+
+/**
+ * What a request carries besides its method's params: sent as a second positional param
+ * (`[params, meta]`), never mixed into the params, so every method's params stay strictly
+ * validated whatever the client asks for per request.
+ */
+export const requestMetaSchema = z
+  .object({
+    /** The client wants terminal/progress notifications for this request, tagged with this id. */
+    progressId: z.string().min(1).max(64).optional(),
+  })
+  .strict();
+export type RequestMeta = z.infer<typeof requestMetaSchema>;
 
 /** Server-to-client notification while a request with a progressId waits. */
 export const progressNotificationSchema = z.object({
@@ -300,7 +320,7 @@ export const listProcessesResultSchema = z.object({
 });
 export type ListProcessesResult = z.infer<typeof listProcessesResultSchema>;
 
-export const killProcessParamsSchema = z.object({ pid: z.number().int().positive() });
+export const killProcessParamsSchema = z.object({ pid: z.number().int().positive() }).strict();
 export type KillProcessParams = z.infer<typeof killProcessParamsSchema>;
 
 export const killResultSchema = z.object({ killed: z.array(z.number().int()), failed: z.array(z.number().int()) });
@@ -399,6 +419,35 @@ export const notifications = {
 export type MethodKey = keyof typeof methods;
 export type ParamsOf<K extends MethodKey> = z.infer<(typeof methods)[K]['params']>;
 export type ResultOf<K extends MethodKey> = z.infer<(typeof methods)[K]['result']>;
+
+/** The positional params of a bridge request as the client sends them. */
+export function requestArguments<K extends Exclude<MethodKey, 'hello'>>(params: ParamsOf<K>, meta: RequestMeta = {}): [ParamsOf<K>, RequestMeta] {
+  return [params, meta];
+}
+
+export type ParsedRequest<K extends MethodKey> =
+  | { readonly success: true; readonly params: ParamsOf<K>; readonly meta: RequestMeta }
+  | { readonly success: false; readonly error: string };
+
+/**
+ * The server's reading of a request's positional params (`[params]` or `[params, meta]`; a request
+ * sent with params by name arrives as `[params]`), each strictly validated.
+ */
+export function parseRequestArguments<K extends Exclude<MethodKey, 'hello'>>(key: K, args: readonly unknown[]): ParsedRequest<K> {
+  const method = methods[key];
+  if (args.length > 2) {
+    return { success: false, error: `${method.name} takes its params and at most one metadata object, not ${args.length} positional params` };
+  }
+  const params = method.params.safeParse(args[0] ?? {});
+  if (!params.success) {
+    return { success: false, error: describeZodError(params.error) };
+  }
+  const meta = requestMetaSchema.safeParse(args[1] ?? {});
+  if (!meta.success) {
+    return { success: false, error: `request metadata: ${describeZodError(meta.error)}` };
+  }
+  return { success: true, params: params.data as ParamsOf<K>, meta: meta.data };
+}
 
 // ---------------------------------------------------------------------------------------------
 // bridge.json: how an MCP client started outside VS Code finds the window.

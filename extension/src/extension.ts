@@ -9,6 +9,7 @@ import { DEVTOOLS_DIR, PROTOCOL_VERSION } from '../../common/src/protocol';
 import { publishBridgeFile, type BridgeFilePublisher } from './bridge/bridgeFile';
 import { startBridgeServer, type BridgeServer } from './bridge/bridgeServer';
 import { createBridgeHandlers } from './bridge/handlers';
+import { DataDirAlarm, describeDataDirFailure } from './core/dataDirAlarm';
 import { setListenerErrorHandler } from './core/events';
 import { attachToTerminalService, createProcessLedger, defaultLedgerSettings } from './core/ledger';
 import { createRunOutputFactory } from './core/output/runOutputFactory';
@@ -23,7 +24,7 @@ import { readLogLevel, readSettings } from './vscode/settings';
 import { watchStacks, workspaceFolderPaths } from './vscode/stackWatcher';
 import { VsCodeTerminalHost } from './vscode/terminalHost';
 import { announceOrphans, registerProcessUi } from './vscode/ui';
-import { showFailure } from './vscode/ui/userFeedback';
+import { showFailure, showPartialFailure } from './vscode/ui/userFeedback';
 import { firstWorkspaceFolder, isWorkspaceTrusted } from './vscode/workspace';
 
 /** Async teardown that context.subscriptions cannot await; deactivate() returns it. */
@@ -39,6 +40,9 @@ export async function activate(context: ExtensionContext): Promise<void> {
   const dataDir = workspaceFolder ? path.join(workspaceFolder, DEVTOOLS_DIR) : context.globalStorageUri.fsPath;
   log.info(`Terminal Shepherd ${version} activating (workspace ${workspaceFolder ?? 'none'}, data in ${dataDir})`);
 
+  const showLog = { ...log, show: () => channel.show() };
+  // A read-only or full data folder: every failure is logged, the user is told at the first.
+  const dataDirAlarm = new DataDirAlarm((failure) => void showPartialFailure({ logger: showLog }, describeDataDirFailure(failure)));
   const monitor = createProcessMonitor(process.platform, log);
   const host = new VsCodeTerminalHost();
   const ledger = createProcessLedger({
@@ -46,6 +50,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
     monitor,
     settings: () => ({ ...defaultLedgerSettings, pollIntervalMs: readSettings().pollIntervalMs }),
     logger: log,
+    onWriteFailure: (file, error) => dataDirAlarm.report('ledger', file, error),
   });
   const servers = new DevServers({ ledger, monitor, logger: log });
   const stacks = new WorkspaceStacks({ roots: workspaceFolderPaths, logger: log });
@@ -54,7 +59,12 @@ export async function activate(context: ExtensionContext): Promise<void> {
   const terminals = new TerminalService({
     host,
     settings: readSettings,
-    createOutput: createRunOutputFactory({ logsDir: path.join(dataDir, 'logs'), limitChars: () => readSettings().outputLimitChars, logger: log }),
+    createOutput: createRunOutputFactory({
+      logsDir: path.join(dataDir, 'logs'),
+      limitChars: () => readSettings().outputLimitChars,
+      logger: log,
+      onLogFileFailure: (file, error) => dataDirAlarm.report('outputLog', file, error),
+    }),
     probeShell: (pid) => monitor.probeShell(pid),
     workspaceFolder: () => workspaceFolder,
     logger: log,
@@ -66,7 +76,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
   });
   const attachment = attachToTerminalService(ledger, terminals, log);
   context.subscriptions.push(host, terminals);
-  const ui = { ledger, terminals, servers: { list: () => servers.list(terminals.sessionViews()) }, logger: { ...log, show: () => channel.show() }, dataDir, orphanPolicy: () => readSettings().orphanPolicy };
+  const ui = { ledger, terminals, servers: { list: () => servers.list(terminals.sessionViews()) }, logger: showLog, dataDir, orphanPolicy: () => readSettings().orphanPolicy };
   context.subscriptions.push(registerProcessUi(ui));
   if (startup && startup.orphans.length > 0) {
     void announceOrphans(ui, startup.orphans);
@@ -90,6 +100,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
         workspaceFolder,
         { endpoint: bridge.endpoint, token: bridge.token, protocolVersion: PROTOCOL_VERSION, pid: process.pid, extensionVersion: version },
         log,
+        (file, error) => dataDirAlarm.report('bridgeFile', file, error),
       );
     }
     context.subscriptions.push(
@@ -111,6 +122,9 @@ export async function activate(context: ExtensionContext): Promise<void> {
     // Stop following terminals first: their close events during a reload must not kill what the
     // next window should find as orphans.
     attachment.dispose();
+    // Calls still waiting on a run end now (WindowClosing); the bridge lets their answers out
+    // before it closes, so a client reads why rather than a dropped connection.
+    terminals.dispose();
     await Promise.allSettled([ledger.dispose(), bridgeFile?.dispose(), bridge?.dispose()]);
     monitor.dispose();
   };

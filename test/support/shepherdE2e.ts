@@ -128,3 +128,28 @@ export function ledgerEvents(workspace: string): { event: string; pid: number; n
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l));
 }
+
+export interface HostMemory {
+  /** Resident set size of the extension host process, bytes. */
+  readonly rss: number;
+  /** V8 heap in use, bytes. */
+  readonly heap: number;
+}
+
+/**
+ * The extension host's memory after a full GC (exposed for the measurement only) and a short
+ * pause, so what is left is what something still holds.
+ */
+export function extensionHostMemory(win: ShepherdWindow): Promise<HostMemory> {
+  return win.vscode.driver.evaluate<HostMemory>(
+    `
+    require('v8').setFlagsFromString('--expose_gc');
+    const gc = require('vm').runInNewContext('gc');
+    await new Promise((r) => setTimeout(r, 1000));
+    gc(); gc();
+    const m = process.memoryUsage();
+    return { rss: m.rss, heap: m.heapUsed };
+    `,
+    { timeoutMs: 60_000 },
+  );
+}

@@ -78,6 +78,8 @@ export interface LaunchOptions {
    * By default TMPDIR points into the launch's temp dir (removed by stop()) and TS_HARNESS_RUN_ID /
    * TS_TEST_DRIVER_SOCKET are set; npm_*, VSCODE_*, NODE_OPTIONS and the like of the caller are dropped. */
   env?: Record<string, string | undefined>;
+  /** Extra code-server arguments, e.g. `['--log', 'debug']` (the extension host's log channels then keep debug lines). */
+  serverArgs?: string[];
   /** Load the driver extension and connect to it (default true). */
   driver?: boolean;
   /** Open the workbench in headless Chromium (default true). Without it the extension host does not start. */
@@ -504,7 +506,7 @@ export async function installVsix(install: VsCodeInstall, dirs: CodeServerDirs, 
 export async function startCodeServer(
   install: VsCodeInstall,
   dirs: CodeServerDirs,
-  o: { workspace: string; port: number; env: NodeJS.ProcessEnv; timeoutMs: number; enableProposedApi?: readonly string[] },
+  o: { workspace: string; port: number; env: NodeJS.ProcessEnv; timeoutMs: number; enableProposedApi?: readonly string[]; extraArgs?: readonly string[] },
 ): Promise<CodeServerProcess> {
   const args = [
     install.codeServerEntry,
@@ -518,6 +520,7 @@ export async function startCodeServer(
     '--extensions-dir', dirs.extensionsDir,
     '--user-data-dir', dirs.userDataDir,
     ...(o.enableProposedApi ?? []).flatMap((id) => ['--enable-proposed-api', id]),
+    ...(o.extraArgs ?? []),
     o.workspace,
   ];
   const out = fs.openSync(dirs.logFile, 'a');
@@ -670,6 +673,7 @@ export class VsCode {
           env,
           timeoutMs: this.timeouts.serverMs,
           ...(this.options.enableProposedApi ? { enableProposedApi: this.options.enableProposedApi } : {}),
+          ...(this.options.serverArgs ? { extraArgs: this.options.serverArgs } : {}),
         });
       } catch (e) {
         // Another process took the free port between the check and code-server's bind: try another.

@@ -1,15 +1,11 @@
 import { z } from 'zod';
-import { limits, readyPatternSchema, terminalNameSchema, terminalRunResultSchema, timeoutMsSchema, waitModeSchema } from '../../../common/src/protocol';
+import { commandSchema, limits, readyPatternSchema, terminalNameSchema, terminalRunResultSchema, timeoutMsSchema, waitModeSchema } from '../../../common/src/protocol';
 import { renderRunResult } from '../render';
 import { describeStatuses } from '../toolGuide';
 import { callBridge, defaultTimeoutNote, toolResult, withReminder, type ToolRegistration } from '../toolSupport';
 
 const inputSchema = {
-  command: z
-    .string()
-    .max(limits.commandChars)
-    .refine((s) => s.trim().length > 0, 'command must not be empty')
-    .describe('The command line to run, exactly as you would type it in the shell (bash, zsh, fish or pwsh). Multi-line input runs line by line.'),
+  command: commandSchema.describe('The command line to run, exactly as you would type it in the shell (bash, zsh, fish or pwsh). Multi-line input runs line by line.'),
   timeout: timeoutMsSchema
     .optional()
     .describe(`Milliseconds to wait for the command to finish before returning status "timeout" (the command keeps running). ${defaultTimeoutNote}; ${limits.minTimeoutMs}..${limits.maxTimeoutMs}.`),

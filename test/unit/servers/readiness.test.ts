@@ -26,6 +26,7 @@ const ok = (url: string, status = 200): ProbeResult => ({ kind: 'http', url, sta
 class ScriptedRun implements ReadyRun {
   state: RunState = { kind: 'running' };
   output = '';
+  disposed = false;
   get active(): boolean {
     return this.state.kind === 'running' || this.state.kind === 'waiting_for_input';
   }
@@ -44,9 +45,14 @@ class ScriptedRun implements ReadyRun {
   async outputSnapshot() {
     return { output: this.output, truncated: false };
   }
+  /** The window closes: like CommandRun, every wait ends at once with 'disposed'. */
+  dispose(): void {
+    this.disposed = true;
+    this.changed.fire();
+  }
   wait(options: WaitOptions): Promise<WaitOutcome> {
     const settled = (): WaitOutcome | undefined =>
-      this.state.kind === 'completed' || this.state.kind === 'terminal_closed' ? this.state.kind : this.state.kind === 'waiting_for_input' && options.stopAtInput !== false ? 'waiting_for_input' : undefined;
+      this.disposed ? 'disposed' : this.state.kind === 'completed' || this.state.kind === 'terminal_closed' ? this.state.kind : this.state.kind === 'waiting_for_input' && options.stopAtInput !== false ? 'waiting_for_input' : undefined;
     const now = settled();
     if (now) return Promise.resolve(now);
     return new Promise((resolve) => {
@@ -188,6 +194,23 @@ describe('readiness', () => {
       const t0 = performance.now();
       assert.deepEqual(await waitUntilReady(run, env, { timeoutMs: 10_000 }), { kind: 'ended' });
       assert.ok(performance.now() - t0 < 5000, 'long before the timeout');
+    });
+
+    it('the run disposed (the window closing) ends the wait at once, without spinning until the timeout', async () => {
+      env.ports = [3000];
+      let probes = 0;
+      env.probePort = (port) => {
+        probes++;
+        env.probed.push(`port ${port}`);
+        return Promise.resolve<ProbeResult>({ kind: 'refused' });
+      };
+      timers.push(after(150, () => run.dispose()));
+      const t0 = performance.now();
+      assert.deepEqual(await waitUntilReady(run, env, { timeoutMs: 10_000 }), { kind: 'disposed' });
+      assert.ok(performance.now() - t0 < 2000, 'at once, not at the timeout');
+      const before = probes;
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal(probes, before, 'nothing keeps probing');
     });
 
     it('a watcher: its ready line and no port', async () => {

@@ -6,10 +6,11 @@
 import { existsSync } from 'node:fs';
 import type { Logger } from '../../../../common/src/logger';
 import { silentLogger } from '../../../../common/src/logger';
-import { DARWIN_PS_COLUMNS, darwinForeground, darwinPsEnv, parseDarwinPs, parseDarwinShellState, parseLsofListen } from './darwinParsers';
+import { DARWIN_PS_COLUMNS, darwinForeground, darwinPsEnv, parseDarwinPs, parseLsofListen } from './darwinParsers';
 import { descendantsFromTable } from './processTree';
 import { runCommand } from './runCommand';
 import {
+  GONE_ACTIVITY,
   UNKNOWN_ACTIVITY,
   isActionablePid,
   type KillOptions,
@@ -90,7 +91,10 @@ export class DarwinProcessMonitor implements ProcessMonitor {
       return UNKNOWN_ACTIVITY;
     }
     const out = await runCommand(PS, ['-o', 'stat=,tpgid=,pgid=', '-p', String(shellPid)], { env: this.env, timeoutMs: 5000 });
-    const foreground = darwinForeground(out.code === 0 ? parseDarwinShellState(out.stdout) : undefined);
+    const foreground = darwinForeground({ code: out.code, stdout: out.stdout, failed: out.error !== undefined });
+    if (foreground === 'gone') {
+      return GONE_ACTIVITY;
+    }
     // macOS exposes no wait channel to unprivileged readers: whether a job reads the tty is unknown.
     return { foreground, readingTerminal: 'unknown' };
   }

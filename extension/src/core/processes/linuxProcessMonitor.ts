@@ -31,6 +31,7 @@ import {
 import { ProcReader } from './procReader';
 import { descendantsFromTable } from './processTree';
 import {
+  GONE_ACTIVITY,
   UNKNOWN_ACTIVITY,
   isActionablePid,
   type KillOptions,
@@ -217,9 +218,15 @@ export class LinuxProcessMonitor implements ProcessMonitor {
   }
 
   async probeShell(shellPid: number): Promise<ShellActivity> {
-    const shell = isActionablePid(shellPid) ? this.readStat(shellPid) : undefined;
-    if (!shell || shell.ttyNr === 0 || shell.tpgid <= 0) {
-      return UNKNOWN_ACTIVITY; // gone, or no controlling terminal to own
+    if (!isActionablePid(shellPid)) {
+      return UNKNOWN_ACTIVITY;
+    }
+    const shell = this.readStat(shellPid);
+    if (!shell) {
+      return this.isGone(shellPid) ? GONE_ACTIVITY : UNKNOWN_ACTIVITY;
+    }
+    if (shell.ttyNr === 0 || shell.tpgid <= 0) {
+      return UNKNOWN_ACTIVITY; // no controlling terminal to own
     }
     let foreground: 'shell' | 'job';
     let members: ProcStat[];
@@ -257,6 +264,19 @@ export class LinuxProcessMonitor implements ProcessMonitor {
   }
 
   // -------------------------------------------------------------------------------------------
+
+  /**
+   * The OS says the process is no more: its /proc entry is missing (procfs itself answering, as
+   * our own entry shows) or it is a zombie. A stat that merely failed to read proves nothing.
+   */
+  private isGone(pid: number): boolean {
+    const text = this.reader.read(`${this.root}/${pid}/stat`);
+    if (text !== undefined) {
+      const st = parseProcStat(text);
+      return st !== undefined && isExitedState(st.state);
+    }
+    return !existsSync(`${this.root}/${pid}`) && existsSync(`${this.root}/${process.pid}`);
+  }
 
   private readStat(pid: number): ProcStat | undefined {
     const text = this.reader.read(`${this.root}/${pid}/stat`);

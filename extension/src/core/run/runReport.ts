@@ -52,7 +52,11 @@ export async function runResult(run: CommandRun, status: RunStatus, message?: st
   if (snap.outputFile) {
     result.outputFile = snap.outputFile;
   }
-  const note = message ?? statusMessage(run.terminalName, status, exitCode);
+  const notes = [message ?? statusMessage(run, status, exitCode)];
+  if (snap.truncated && snap.outputFileError !== undefined) {
+    notes.push(`The full output could not be saved under .devtools/logs (${snap.outputFileError}); only its head and tail are here.`);
+  }
+  const note = notes.filter((n) => n !== undefined).join(' ');
   if (note) {
     result.message = note;
   }
@@ -60,11 +64,11 @@ export async function runResult(run: CommandRun, status: RunStatus, message?: st
 }
 
 /** The next step for a status that is not final (structured clients read only this), or a caveat. */
-function statusMessage(terminal: string, status: RunStatus, exitCode: number | undefined): string | undefined {
-  const name = JSON.stringify(terminal);
+function statusMessage(run: CommandRun, status: RunStatus, exitCode: number | undefined): string | undefined {
+  const name = JSON.stringify(run.terminalName);
   switch (status) {
     case 'terminal_closed':
-      return `Terminal ${name} was closed (by the user or because its shell exited) before the command finished.`;
+      return terminalEndMessage(name, run.state);
     case 'waiting_for_input':
       return `The command waits for input. Answer with terminal_input {name: ${name}, text: "..."}, or stop it with terminal_input {name: ${name}, text: "\\u0003"}.`;
     case 'running':
@@ -75,6 +79,33 @@ function statusMessage(terminal: string, status: RunStatus, exitCode: number | u
         : undefined;
     default:
       return undefined;
+  }
+}
+
+function terminalEndMessage(name: string, state: CommandRun['state']): string {
+  const again = `terminal_run with the name ${name} starts a new terminal.`;
+  switch (state.kind === 'terminal_closed' ? state.end : 'closed') {
+    case 'shell_exit':
+      return `The shell of terminal ${name} exited before the command finished (the exit code is the shell's). ${again}`;
+    case 'user':
+      return `Terminal ${name} was closed by the user before the command finished. ${again}`;
+    case 'window':
+      return (
+        `Terminal ${name} closed because the VS Code window is closing or reloading; the command ended with it. ` +
+        'Once the window is back, check with terminal_list and list_processes, and run the command again if it is still needed.'
+      );
+    case 'shell_gone':
+      return (
+        `The shell of terminal ${name} is gone (it exited or was killed) before the command finished. VS Code kept the terminal ` +
+        `without reporting the shell's exit, so no exit code is given; the terminal was closed. ${again}`
+      );
+    case 'unreported_exit':
+      return (
+        `Terminal ${name} closed because its shell ended before the command finished. VS Code reported exit code 0, which it also ` +
+        `reports for a shell killed by a signal, so no exit code is given. ${again}`
+      );
+    default:
+      return `Terminal ${name} was closed before the command finished. ${again}`;
   }
 }
 
@@ -147,6 +178,14 @@ export function nothingRunningError(terminal: string, lastRun: CommandRun | unde
 
 export function keySentWithoutRunError(terminal: string): ShepherdError {
   return new ShepherdError(BridgeErrorCode.NoActiveRun, `Sent the key to terminal "${terminal}", which has not run a command yet.`);
+}
+
+export function windowClosingError(terminal: string, command: string): ShepherdError {
+  return new ShepherdError(
+    BridgeErrorCode.WindowClosing,
+    `The VS Code window is closing or reloading, so the wait on \`${command}\` in terminal "${terminal}" ended; the terminal closes with the window. ` +
+      'Once the window is back, check with terminal_list and list_processes, and run the command again if it is still needed.',
+  );
 }
 
 export function terminalClosedError(terminal: string): ShepherdError {

@@ -20,6 +20,8 @@ import { findLocalUrls, findReadyLine, isShortcutHint, type LocalUrl, type Ready
 export interface ReadyRun {
   readonly state: RunState;
   readonly active: boolean;
+  /** The run was disposed (the window is closing): its waits return at once. */
+  readonly disposed: boolean;
   wait(options: WaitOptions): Promise<WaitOutcome>;
   progress(): RunProgress;
   outputSnapshot(): Promise<RunOutputSnapshot>;
@@ -46,6 +48,8 @@ export type ReadyOutcome =
   | { readonly kind: 'ended' }
   | { readonly kind: 'waiting_for_input' }
   | { readonly kind: 'cancelled' }
+  /** The run was disposed: the window is closing. */
+  | { readonly kind: 'disposed' }
   | { readonly kind: 'timeout'; readonly seen: ReadySeen };
 
 /** What the wait saw, for an honest timeout message. */
@@ -197,7 +201,7 @@ async function printedUrls(run: ReadyRun, ports: readonly number[], known: reado
   let found = held(known);
   const deadline = performance.now() + URL_CATCH_UP_MS;
   let chars = run.progress().outputChars;
-  while (found.length === 0 && performance.now() < deadline && !signal?.aborted && run.active) {
+  while (found.length === 0 && performance.now() < deadline && !signal?.aborted && run.active && !run.disposed) {
     await run.wait({ timeoutMs: 10, stopAtInput: false, ...(signal ? { signal } : {}) });
     if (run.progress().outputChars === chars) continue;
     chars = run.progress().outputChars;
@@ -209,6 +213,7 @@ async function printedUrls(run: ReadyRun, ports: readonly number[], known: reado
 /** The run ended, asks a real question, or the caller gave up: the wait is over. */
 function stopReason(run: ReadyRun, signal: AbortSignal | undefined): ReadyOutcome | undefined {
   if (signal?.aborted) return { kind: 'cancelled' };
+  if (run.disposed) return { kind: 'disposed' };
   const state = run.state;
   if (state.kind === 'completed' || state.kind === 'terminal_closed') return { kind: 'ended' };
   if (state.kind === 'waiting_for_input' && !isShortcutHint(state.prompt)) return { kind: 'waiting_for_input' };

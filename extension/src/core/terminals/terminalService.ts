@@ -30,6 +30,7 @@ import {
   statusOf,
   terminalClosedError,
   timeoutMessage,
+  windowClosingError,
 } from '../run/runReport';
 import type { DevServers } from '../servers/devServers';
 import { changeDirectoryCommand, isControlKey } from './shellCommands';
@@ -114,6 +115,7 @@ export class TerminalService implements Disposable {
       const outcome = await run.wait({ timeoutMs: BACKGROUND_GLANCE_MS, signal: options.signal });
       // `cancelled` promises Ctrl+C was sent, in this mode as in the others.
       if (outcome === 'cancelled') return this.cancel(session, run);
+      if (outcome === 'disposed') throw windowClosingError(session.name, run.command);
       return this.explainPortConflict(await runResult(run, outcome === 'timeout' ? 'running' : outcome));
     }
     if (waitMode === 'ready') {
@@ -201,6 +203,9 @@ export class TerminalService implements Disposable {
       if (outcome === 'cancelled') {
         return await this.cancel(session, run);
       }
+      if (outcome === 'disposed') {
+        throw windowClosingError(session.name, run.command);
+      }
       return await runResult(run, outcome, outcome === 'timeout' ? timeoutMessage(session.name, timeoutMs) : undefined);
     } finally {
       progress?.dispose();
@@ -227,6 +232,8 @@ export class TerminalService implements Disposable {
           return await runResult(run, 'waiting_for_input');
         case 'ended':
           return await this.explainPortConflict(await runResult(run, statusOf(run)));
+        case 'disposed':
+          throw windowClosingError(session.name, run.command);
       }
       return await runResult(run, 'timeout', notReadyMessage(session.name, timeoutMs, outcome.seen));
     } finally {
@@ -259,7 +266,9 @@ export class TerminalService implements Disposable {
     if (run.active && !session.closed) {
       session.terminal.sendText('\u0003', false);
       run.inputSent();
-      await run.wait({ timeoutMs: CANCEL_WAIT_MS, stopAtInput: false });
+      if ((await run.wait({ timeoutMs: CANCEL_WAIT_MS, stopAtInput: false })) === 'disposed') {
+        throw windowClosingError(session.name, run.command);
+      }
     }
     return runResult(run, 'cancelled', cancelledMessage(session.name, run.active, CANCEL_WAIT_MS));
   }
@@ -268,6 +277,9 @@ export class TerminalService implements Disposable {
   private async changeDirectory(session: TerminalSession, cwd: string): Promise<void> {
     const cd = this.sessions.startRun(session, changeDirectoryCommand(session.terminal.shellType, cwd));
     const outcome = await cd.wait({ timeoutMs: CD_TIMEOUT_MS, stopAtInput: true });
+    if (outcome === 'disposed') {
+      throw windowClosingError(session.name, cd.command);
+    }
     const result = await runResult(cd, outcome === 'timeout' ? 'timeout' : outcome);
     if (outcome !== 'completed' || (result.exitCode !== undefined && result.exitCode !== 0)) {
       // A cd still going (a hung mount, a prompt) must not leave the terminal busy with it.

@@ -103,6 +103,7 @@ export class TerminalSessions implements Disposable {
   /** Closed sessions keep their last run reachable for terminal_state. */
   private readonly closedSessions = new Map<string, TerminalSession>();
   private readonly creating = new Map<string, Promise<TerminalSession>>();
+  private disposed = false;
   private readonly subscriptions = new DisposableStore();
   private readonly changeEmitter = new Emitter<TerminalServiceEvent>();
   readonly onDidChange = this.changeEmitter.event;
@@ -137,8 +138,12 @@ export class TerminalSessions implements Disposable {
   async reserve(name: string, cwd: string | undefined): Promise<Reservation> {
     const existing = this.sessions.get(name);
     if (existing) {
-      await this.ensureIdle(existing);
-      return this.reservation(existing, false);
+      const alive = await this.ensureIdle(existing);
+      if (alive && !existing.closed) {
+        return this.reservation(existing, false);
+      }
+      // Closed meanwhile, or its shell is gone while VS Code kept the terminal: start afresh.
+      this.retire(existing);
     }
     if (this.creating.has(name)) {
       throw busyError(name, busyReasons.starting);
@@ -157,7 +162,12 @@ export class TerminalSessions implements Disposable {
     const run = this.newRun(session, command);
     session.replaceRun(
       run,
-      run.onDidChangeState(() => this.changeEmitter.fire({ kind: 'runStateChanged', session, run })),
+      run.onDidChangeState((state) => {
+        this.changeEmitter.fire({ kind: 'runStateChanged', session, run });
+        if (state.kind === 'terminal_closed' && state.end === 'shell_gone') {
+          this.retire(session);
+        }
+      }),
     );
     const execution = session.terminal.executeCommand(command);
     session.runExecutions.add(execution);
@@ -168,6 +178,10 @@ export class TerminalSessions implements Disposable {
   }
 
   dispose(): void {
+    if (this.disposed) {
+      return;
+    }
+    this.disposed = true;
     this.subscriptions.dispose();
     for (const session of [...this.sessions.values(), ...this.closedSessions.values()]) {
       session.dispose();
@@ -184,7 +198,8 @@ export class TerminalSessions implements Disposable {
     return { session, created, release: () => (session.reserved = false) };
   }
 
-  private async ensureIdle(session: TerminalSession): Promise<void> {
+  /** Refuses a busy terminal; false when the OS says its shell is gone (the session is dead). */
+  private async ensureIdle(session: TerminalSession): Promise<boolean> {
     if (session.reserved) {
       throw busyError(session.name, busyReasons.starting);
     }
@@ -197,7 +212,7 @@ export class TerminalSessions implements Disposable {
       throw busyError(session.name, busyReasons.typed(typed.commandLine));
     }
     if (session.shellPid === undefined) {
-      return;
+      return true;
     }
     // The probe is asynchronous: hold the terminal meanwhile so a concurrent call is refused.
     session.reserved = true;
@@ -206,6 +221,7 @@ export class TerminalSessions implements Disposable {
       if (activity?.foreground === 'job') {
         throw busyError(session.name, busyReasons.foreground(activity.foregroundCommand));
       }
+      return activity?.foreground !== 'gone';
     } finally {
       session.reserved = false;
     }
@@ -288,16 +304,44 @@ export class TerminalSessions implements Disposable {
     }
   }
 
-  private onClose({ terminal, exitCode }: TerminalCloseEvent): void {
+  private onClose({ terminal, exitCode, reason }: TerminalCloseEvent): void {
     const session = this.sessionOf(terminal);
     if (!session) return;
+    this.markClosed(session);
+    const run = session.currentRun;
+    if (run?.active) {
+      if (reason === 'window' || reason === 'user') {
+        run.terminalClosed(undefined, reason);
+      } else if (exitCode === 0) {
+        // VS Code reports 0 for a shell killed by a signal too: a run it cut short never gets a success.
+        run.terminalClosed(undefined, 'unreported_exit');
+      } else {
+        run.terminalClosed(exitCode, reason === 'shell' ? 'shell_exit' : 'closed');
+      }
+    }
+    this.deps.logger.info(`terminal "${session.name}" closed (${reason}${exitCode !== undefined ? `, shell exit code ${exitCode}` : ''})`);
+    this.changeEmitter.fire({ kind: 'sessionClosed', session });
+  }
+
+  /**
+   * A session whose shell is gone while VS Code keeps its terminal (and may never close it): closed
+   * here, its terminal disposed, so the name gets a fresh terminal next time.
+   */
+  private retire(session: TerminalSession): void {
+    if (session.closed) return;
+    this.markClosed(session);
+    session.currentRun?.terminalClosed(undefined, 'shell_gone');
+    this.deps.logger.info(`terminal "${session.name}": its shell (pid ${session.shellPid ?? 'unknown'}) is gone; closing the terminal`);
+    this.changeEmitter.fire({ kind: 'sessionClosed', session });
+    session.terminal.dispose();
+  }
+
+  private markClosed(session: TerminalSession): void {
     session.closed = true;
     session.foreignExecutions.clear();
-    session.currentRun?.terminalClosed(exitCode);
     this.sessions.delete(session.name);
-    this.closedSessions.get(session.name)?.dispose();
+    const previous = this.closedSessions.get(session.name);
+    if (previous !== session) previous?.dispose();
     this.closedSessions.set(session.name, session);
-    this.deps.logger.info(`terminal "${session.name}" closed${exitCode !== undefined ? ` (shell exit code ${exitCode})` : ''}`);
-    this.changeEmitter.fire({ kind: 'sessionClosed', session });
   }
 }
