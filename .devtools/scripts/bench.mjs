@@ -1,16 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: installs what is missing (npm dependencies, the build, the real VS Code), then
-// prints every benchmark's figures. Extra arguments pick benchmarks: strategies, chain, output, process, ledger.
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+// prints every benchmark's figures. Extra arguments pick benchmarks: chain, strategies, copilot, ready, servers, output, process, ledger.
+import { buildAndRun } from './buildAndRun.mjs';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const run = (command, args) => {
-  const r = spawnSync(command, args, { stdio: 'inherit', cwd: repoRoot });
-  if (r.status !== 0) process.exit(r.status ?? 1);
-};
-if (!existsSync(path.join(repoRoot, 'node_modules', '.package-lock.json'))) run('npm', ['ci']);
-run(process.execPath, ['esbuild.mjs']);
-run(process.execPath, ['--import', 'tsx', 'test/bench/run.ts', ...process.argv.slice(2)]);
+buildAndRun('test/bench/run.ts');

@@ -27,6 +27,7 @@ export const limits = {
   commandChars: 100_000,
   inputChars: 100_000,
   nameChars: 64,
+  readyPatternChars: 1000,
   minTimeoutMs: timeoutSetting.minimum,
   maxTimeoutMs: timeoutSetting.maximum,
   defaultTimeoutMs: timeoutSetting.default,
@@ -43,6 +44,8 @@ export const BridgeErrorCode = {
   TerminalClosed: -32013,
   WorkspaceUntrusted: -32014,
   NoActiveRun: -32015,
+  /** The window is closing or reloading: the call's wait ended with it. */
+  WindowClosing: -32016,
   /** The caller cancelled before anything was started (LSP's RequestCancelled). */
   Cancelled: -32800,
   ProcessNotOwned: -32020,
@@ -76,6 +79,21 @@ export const timeoutMsSchema = z
   .min(limits.minTimeoutMs, `timeout must be at least ${limits.minTimeoutMs} ms`)
   .max(limits.maxTimeoutMs, `timeout must be at most ${limits.maxTimeoutMs} ms (1 hour); for longer work use waitMode "background" and terminal_state`);
 
+export const readyPatternSchema = z
+  .string()
+  .min(1, 'readyPattern must not be empty')
+  .max(limits.readyPatternChars, `readyPattern must be at most ${limits.readyPatternChars} characters`)
+  .refine(isValidRegExp, 'readyPattern must be a valid JavaScript regular expression (for example "Watching for file changes")');
+
+function isValidRegExp(source: string): boolean {
+  try {
+    new RegExp(source);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export const runStatusSchema = z.enum([
   'completed',
   'running',
@@ -83,6 +101,8 @@ export const runStatusSchema = z.enum([
   'timeout',
   'cancelled',
   'terminal_closed',
+  /** waitMode "background" or "ready": the same command already runs in that directory; nothing was started. */
+  'already_running',
 ]);
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
@@ -95,8 +115,61 @@ export type RunStatus = z.infer<typeof runStatusSchema>;
 export const strategySchema = z.enum(['vscode', 'shepherd', 'pseudoterminal']);
 export type StrategyName = z.infer<typeof strategySchema>;
 
-export const waitModeSchema = z.enum(['completion', 'background']);
+export const waitModeSchema = z.enum(['completion', 'background', 'ready']);
 export type WaitMode = z.infer<typeof waitModeSchema>;
+
+/** What made a server or watcher count as ready (waitMode "ready"). */
+export const readyInfoSchema = z.object({
+  /** TCP ports the run's process tree listens on (from the OS). */
+  ports: z.array(z.number().int()),
+  /** Local URLs (from the output, or http://localhost:PORT/ for a port that answered HTTP). */
+  urls: z.array(z.string()),
+  /** `http`: a URL answered; `tcp`: a port accepts connections but speaks no HTTP; `line`: a ready line of a watcher with no port; `pattern`: the caller's readyPattern matched. */
+  via: z.enum(['http', 'tcp', 'line', 'pattern']),
+  /** The URL probed and its HTTP status, when via is `http`. */
+  http: z.object({ url: z.string(), status: z.number().int() }).optional(),
+  /** The output line that marked it ready (via `line` or `pattern`). */
+  line: z.string().optional(),
+  /** From the start of the wait until ready was confirmed. */
+  waitedMs: z.number().int().nonnegative(),
+});
+export type ReadyInfo = z.infer<typeof readyInfoSchema>;
+
+/** A dev server running under a managed terminal (status already_running, workspace/info). */
+export const devServerSchema = z.object({
+  /** The managed terminal it runs in (absent for an orphan of an earlier window). */
+  terminal: z.string().optional(),
+  command: z.string(),
+  cwd: z.string().optional(),
+  /** Its main process: the top of the command's process tree (or the orphan itself). */
+  pid: z.number().int().optional(),
+  ports: z.array(z.number().int()),
+  urls: z.array(z.string()),
+  startedAt: z.string(),
+  uptimeMs: z.number().int().nonnegative(),
+  status: z.enum(['running', 'orphaned']),
+  /** Answered an HTTP or TCP probe just now (workspace/info only; absent when it has no port to probe). */
+  healthy: z.boolean().optional(),
+});
+export type DevServer = z.infer<typeof devServerSchema>;
+
+/** Who holds a TCP port a start failed on. */
+export const portHolderSchema = z.object({
+  pid: z.number().int(),
+  name: z.string(),
+  commandLine: z.string(),
+  /** `ledger`: started by a managed terminal of this window; `orphan`: left by an earlier window; `foreign`: not started by Terminal Shepherd (never killed). */
+  owner: z.enum(['ledger', 'orphan', 'foreign']),
+  terminal: z.string().optional(),
+});
+export type PortHolder = z.infer<typeof portHolderSchema>;
+
+export const portConflictSchema = z.object({
+  port: z.number().int(),
+  /** Empty when the OS did not say (the holder is another user's, or it already exited). */
+  holders: z.array(portHolderSchema),
+});
+export type PortConflict = z.infer<typeof portConflictSchema>;
 
 /** The result of terminal/run, terminal/state and terminal/input (the blueprint's TerminalRunResult). */
 export const terminalRunResultSchema = z.object({
@@ -113,6 +186,12 @@ export const terminalRunResultSchema = z.object({
   message: z.string().optional(),
   /** How the terminal ran the command (see strategySchema). */
   strategy: strategySchema,
+  /** waitMode "ready": what showed it ready (status running). */
+  ready: readyInfoSchema.optional(),
+  /** Status already_running: the server already running (its output tail is `output`). */
+  server: devServerSchema.optional(),
+  /** The command failed because a TCP port was taken: who holds it. */
+  portConflict: portConflictSchema.optional(),
 });
 export type TerminalRunResult = z.infer<typeof terminalRunResultSchema>;
 
@@ -138,26 +217,36 @@ export type HelloResult = z.infer<typeof helloResultSchema>;
 // ---------------------------------------------------------------------------------------------
 // terminal/*
 
+/** C0 controls other than tab and line breaks, and DEL: typed into a shell they act as keys. */
+const keyLikeControlChars = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+export const commandSchema = z
+  .string()
+  .max(limits.commandChars, `command must be at most ${limits.commandChars} characters`)
+  .refine((s) => s.trim().length > 0, 'command must not be empty')
+  .refine(
+    (s) => !keyLikeControlChars.test(s),
+    'command must not contain control characters other than tab and line breaks (typed into the shell they act as keys); send keys such as Ctrl+C ("\\u0003") with terminal_input',
+  );
+
 export const runParamsSchema = z.object({
-  command: z
-    .string()
-    .max(limits.commandChars, `command must be at most ${limits.commandChars} characters`)
-    .refine((s) => s.trim().length > 0, 'command must not be empty'),
+  command: commandSchema,
   timeoutMs: timeoutMsSchema.optional(),
   name: terminalNameSchema.optional(),
   waitMode: waitModeSchema.optional(),
   cwd: z.string().min(1).optional(),
-  /** Set by the client when it wants terminal/progress notifications for this request. */
-  progressId: z.string().optional(),
-});
+  /** waitMode "ready": a regular expression; an output line matching it marks the command ready. */
+  readyPattern: readyPatternSchema.optional(),
+  /** Replace a matching dev server that already runs (its tree is killed first) instead of reporting it. */
+  restart: z.boolean().optional(),
+}).strict();
 export type RunParams = z.infer<typeof runParamsSchema>;
 
 export const stateParamsSchema = z.object({
   name: terminalNameSchema,
   wait: z.boolean().optional(),
   timeoutMs: timeoutMsSchema.optional(),
-  progressId: z.string().optional(),
-});
+}).strict();
 export type StateParams = z.infer<typeof stateParamsSchema>;
 
 export const inputParamsSchema = z.object({
@@ -165,8 +254,7 @@ export const inputParamsSchema = z.object({
   text: z.string().max(limits.inputChars, `text must be at most ${limits.inputChars} characters`),
   enter: z.boolean().optional(),
   timeoutMs: timeoutMsSchema.optional(),
-  progressId: z.string().optional(),
-});
+}).strict();
 export type InputParams = z.infer<typeof inputParamsSchema>;
 
 export const listParamsSchema = z.object({}).strict();
@@ -188,6 +276,19 @@ export type TerminalInfo = z.infer<typeof terminalInfoSchema>;
 
 export const listResultSchema = z.object({ terminals: z.array(terminalInfoSchema) });
 export type ListResult = z.infer<typeof listResultSchema>;
+
+/**
+ * What a request carries besides its method's params: sent as a second positional param
+ * (`[params, meta]`), never mixed into the params, so every method's params stay strictly
+ * validated whatever the client asks for per request.
+ */
+export const requestMetaSchema = z
+  .object({
+    /** The client wants terminal/progress notifications for this request, tagged with this id. */
+    progressId: z.string().min(1).max(64).optional(),
+  })
+  .strict();
+export type RequestMeta = z.infer<typeof requestMetaSchema>;
 
 /** Server-to-client notification while a request with a progressId waits. */
 export const progressNotificationSchema = z.object({
@@ -233,7 +334,7 @@ export const listProcessesResultSchema = z.object({
 });
 export type ListProcessesResult = z.infer<typeof listProcessesResultSchema>;
 
-export const killProcessParamsSchema = z.object({ pid: z.number().int().positive() });
+export const killProcessParamsSchema = z.object({ pid: z.number().int().positive() }).strict();
 export type KillProcessParams = z.infer<typeof killProcessParamsSchema>;
 
 export const killResultSchema = z.object({ killed: z.array(z.number().int()), failed: z.array(z.number().int()) });
@@ -247,11 +348,67 @@ export const ledgerEntrySchema = z.object({
   ports: z.array(z.number().int()),
   startedAt: z.string(),
 });
+/** A dev server as the per-response reminder names it. */
+export const serverEntrySchema = z.object({
+  terminal: z.string(),
+  command: z.string(),
+  pid: z.number().int().optional(),
+  ports: z.array(z.number().int()),
+  urls: z.array(z.string()),
+});
+export type ServerEntry = z.infer<typeof serverEntrySchema>;
 export const ledgerSummarySchema = z.object({
   running: z.array(ledgerEntrySchema),
   orphaned: z.array(ledgerEntrySchema),
+  /** Dev servers running under managed terminals (runs that listen on a port, or started in background or ready mode). */
+  servers: z.array(serverEntrySchema).optional(),
 });
 export type LedgerSummary = z.infer<typeof ledgerSummarySchema>;
+
+// ---------------------------------------------------------------------------------------------
+// workspace/info: the stacks the workspace uses and the dev servers running now.
+
+export const devCommandSchema = z.object({
+  /** The command line to run, e.g. `npm run dev`. */
+  command: z.string(),
+  /** Where to run it, relative to the workspace folder ("." for the folder itself). */
+  cwd: z.string(),
+  /** Where it comes from, e.g. `package.json script "dev": vite`. */
+  source: z.string(),
+});
+export type DevCommand = z.infer<typeof devCommandSchema>;
+
+export const projectInfoSchema = z.object({
+  /** Relative to the workspace folder ("." for the folder itself). */
+  path: z.string(),
+  stacks: z.array(z.string()),
+  /** npm, pnpm, yarn or bun, from the lockfile (or package.json's packageManager). */
+  packageManager: z.string().optional(),
+  devCommands: z.array(devCommandSchema),
+});
+export type ProjectInfo = z.infer<typeof projectInfoSchema>;
+
+/** The blueprint's WorkspaceAnalysis, extended with the projects found and their dev-server commands. */
+export const workspaceAnalysisSchema = z.object({
+  detectedStacks: z.array(z.string()),
+  projectRoot: z.string(),
+  expectedProcesses: z.array(z.string()),
+  projects: z.array(projectInfoSchema),
+  devCommands: z.array(devCommandSchema),
+  /** The scan stopped at its bounds (depth, folders or time): nested projects deeper down may be missing. */
+  truncated: z.boolean(),
+  /** When this analysis was made (ISO 8601) and how long the scan took. */
+  analyzedAt: z.string(),
+  scanMs: z.number().nonnegative(),
+});
+export type WorkspaceAnalysis = z.infer<typeof workspaceAnalysisSchema>;
+
+export const workspaceInfoResultSchema = z.object({
+  /** Absent when no folder is open. */
+  analysis: workspaceAnalysisSchema.optional(),
+  servers: z.array(devServerSchema),
+});
+export type WorkspaceInfoResult = z.infer<typeof workspaceInfoResultSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // The method table: one entry per bridge message, with its schemas.
@@ -266,6 +423,7 @@ export const methods = {
   killProcess: { name: 'process/kill', params: killProcessParamsSchema, result: killResultSchema },
   killOrphans: { name: 'process/killOrphans', params: z.object({}).strict(), result: killResultSchema },
   ledgerSummary: { name: 'process/summary', params: z.object({}).strict(), result: ledgerSummarySchema },
+  workspaceInfo: { name: 'workspace/info', params: z.object({}).strict(), result: workspaceInfoResultSchema },
 } as const;
 
 export const notifications = {
@@ -275,6 +433,35 @@ export const notifications = {
 export type MethodKey = keyof typeof methods;
 export type ParamsOf<K extends MethodKey> = z.infer<(typeof methods)[K]['params']>;
 export type ResultOf<K extends MethodKey> = z.infer<(typeof methods)[K]['result']>;
+
+/** The positional params of a bridge request as the client sends them. */
+export function requestArguments<K extends Exclude<MethodKey, 'hello'>>(params: ParamsOf<K>, meta: RequestMeta = {}): [ParamsOf<K>, RequestMeta] {
+  return [params, meta];
+}
+
+export type ParsedRequest<K extends MethodKey> =
+  | { readonly success: true; readonly params: ParamsOf<K>; readonly meta: RequestMeta }
+  | { readonly success: false; readonly error: string };
+
+/**
+ * The server's reading of a request's positional params (`[params]` or `[params, meta]`; a request
+ * sent with params by name arrives as `[params]`), each strictly validated.
+ */
+export function parseRequestArguments<K extends Exclude<MethodKey, 'hello'>>(key: K, args: readonly unknown[]): ParsedRequest<K> {
+  const method = methods[key];
+  if (args.length > 2) {
+    return { success: false, error: `${method.name} takes its params and at most one metadata object, not ${args.length} positional params` };
+  }
+  const params = method.params.safeParse(args[0] ?? {});
+  if (!params.success) {
+    return { success: false, error: describeZodError(params.error) };
+  }
+  const meta = requestMetaSchema.safeParse(args[1] ?? {});
+  if (!meta.success) {
+    return { success: false, error: `request metadata: ${describeZodError(meta.error)}` };
+  }
+  return { success: true, params: params.data as ParamsOf<K>, meta: meta.data };
+}
 
 // ---------------------------------------------------------------------------------------------
 // bridge.json: how an MCP client started outside VS Code finds the window.

@@ -9,17 +9,23 @@ import { DEVTOOLS_DIR, PROTOCOL_VERSION } from '../../common/src/protocol';
 import { publishBridgeFile, type BridgeFilePublisher } from './bridge/bridgeFile';
 import { startBridgeServer, type BridgeServer } from './bridge/bridgeServer';
 import { createBridgeHandlers } from './bridge/handlers';
+import { DataDirAlarm, describeDataDirFailure } from './core/dataDirAlarm';
 import { setListenerErrorHandler } from './core/events';
 import { attachToTerminalService, createProcessLedger, defaultLedgerSettings } from './core/ledger';
 import { createRunOutputFactory } from './core/output/runOutputFactory';
 import { createProcessMonitor } from './core/processes';
+import { DevServers } from './core/servers/devServers';
+import { WorkspaceStacks } from './core/stacks/workspaceStacks';
 import { integrationFilesProvider } from './core/terminals/integration/integrationFiles';
 import { TerminalService } from './core/terminals/terminalService';
+import { offerCopilotSetup } from './vscode/copilotFirstRun';
 import { createLogChannel } from './vscode/logChannel';
 import { registerMcpServerProvider } from './vscode/mcpServerProvider';
 import { readLogLevel, readSettings } from './vscode/settings';
+import { watchStacks, workspaceFolderPaths } from './vscode/stackWatcher';
 import { VsCodeTerminalHost } from './vscode/terminalHost';
 import { announceOrphans, registerProcessUi } from './vscode/ui';
+import { showFailure, showPartialFailure } from './vscode/ui/userFeedback';
 import { firstWorkspaceFolder, isWorkspaceTrusted } from './vscode/workspace';
 
 /** Async teardown that context.subscriptions cannot await; deactivate() returns it. */
@@ -35,23 +41,37 @@ export async function activate(context: ExtensionContext): Promise<void> {
   const dataDir = workspaceFolder ? path.join(workspaceFolder, DEVTOOLS_DIR) : context.globalStorageUri.fsPath;
   log.info(`Terminal Shepherd ${version} activating (workspace ${workspaceFolder ?? 'none'}, data in ${dataDir})`);
 
+  const showLog = { ...log, show: () => channel.show() };
+  // A read-only or full data folder: every failure is logged, the user is told at the first.
+  const dataDirAlarm = new DataDirAlarm((failure) => void showPartialFailure({ logger: showLog }, describeDataDirFailure(failure)));
   const monitor = createProcessMonitor(process.platform, log);
   const host = new VsCodeTerminalHost();
-  const terminals = new TerminalService({
-    host,
-    settings: readSettings,
-    createOutput: createRunOutputFactory({ logsDir: path.join(dataDir, 'logs'), limitChars: () => readSettings().outputLimitChars, logger: log }),
-    probeShell: (pid) => monitor.probeShell(pid),
-    descendants: (pid) => monitor.descendants(pid),
-    workspaceFolder: () => workspaceFolder,
-    integrationFiles: integrationFilesProvider(context.asAbsolutePath('shell')),
-    logger: log,
-  });
   const ledger = createProcessLedger({
     dataDir,
     monitor,
     settings: () => ({ ...defaultLedgerSettings, pollIntervalMs: readSettings().pollIntervalMs }),
     logger: log,
+    onWriteFailure: (file, error) => dataDirAlarm.report('ledger', file, error),
+  });
+  const servers = new DevServers({ ledger, monitor, logger: log });
+  const stacks = new WorkspaceStacks({ roots: workspaceFolderPaths, logger: log });
+  context.subscriptions.push(stacks, watchStacks(stacks));
+  void stacks.analysis(); // logged once ready; workspace_info finds it cached
+  const terminals = new TerminalService({
+    host,
+    settings: readSettings,
+    createOutput: createRunOutputFactory({
+      logsDir: path.join(dataDir, 'logs'),
+      limitChars: () => readSettings().outputLimitChars,
+      logger: log,
+      onLogFileFailure: (file, error) => dataDirAlarm.report('outputLog', file, error),
+    }),
+    probeShell: (pid) => monitor.probeShell(pid),
+    descendants: (pid) => monitor.descendants(pid),
+    workspaceFolder: () => workspaceFolder,
+    integrationFiles: integrationFilesProvider(context.asAbsolutePath('shell')),
+    logger: log,
+    servers,
   });
   const startup = await ledger.start().catch((error: unknown) => {
     log.error('the process ledger could not load; orphans of earlier windows are not reported', error);
@@ -59,7 +79,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
   });
   const attachment = attachToTerminalService(ledger, terminals, log);
   context.subscriptions.push(host, terminals);
-  const ui = { ledger, terminals, logger: { ...log, show: () => channel.show() }, dataDir, orphanPolicy: () => readSettings().orphanPolicy };
+  const ui = { ledger, terminals, servers: { list: () => servers.list(terminals.sessionViews()) }, logger: showLog, dataDir, orphanPolicy: () => readSettings().orphanPolicy };
   context.subscriptions.push(registerProcessUi(ui));
   if (startup && startup.orphans.length > 0) {
     void announceOrphans(ui, startup.orphans);
@@ -69,7 +89,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
   let bridgeFile: BridgeFilePublisher | undefined;
   try {
     bridge = await startBridgeServer({
-      handlers: createBridgeHandlers({ terminals, ledger, isTrusted: isWorkspaceTrusted }),
+      handlers: createBridgeHandlers({ terminals, ledger, servers, stacks, isTrusted: isWorkspaceTrusted }),
       hello: () => ({
         extensionVersion: version,
         windowPid: process.pid,
@@ -83,6 +103,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
         workspaceFolder,
         { endpoint: bridge.endpoint, token: bridge.token, protocolVersion: PROTOCOL_VERSION, pid: process.pid, extensionVersion: version },
         log,
+        (file, error) => dataDirAlarm.report('bridgeFile', file, error),
       );
     }
     context.subscriptions.push(
@@ -94,14 +115,19 @@ export async function activate(context: ExtensionContext): Promise<void> {
         version,
       }),
     );
+    void offerCopilotSetup({ globalState: context.globalState, logger: ui.logger, extensionId: context.extension.id });
   } catch (error) {
     log.error('could not start the bridge; the MCP tools will not reach this window', error);
+    void showFailure(ui, 'Terminal Shepherd could not start its bridge, so Copilot and other MCP clients cannot use its tools in this window. Reload the window to try again.');
   }
 
   shutdown = async () => {
     // Stop following terminals first: their close events during a reload must not kill what the
     // next window should find as orphans.
     attachment.dispose();
+    // Calls still waiting on a run end now (WindowClosing); the bridge lets their answers out
+    // before it closes, so a client reads why rather than a dropped connection.
+    terminals.dispose();
     await Promise.allSettled([ledger.dispose(), bridgeFile?.dispose(), bridge?.dispose()]);
     monitor.dispose();
   };

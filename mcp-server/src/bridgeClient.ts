@@ -10,12 +10,10 @@ import {
   ConnectionError,
   ErrorCodes,
   ResponseError,
-  SocketMessageReader,
-  SocketMessageWriter,
-  createMessageConnection,
   type MessageConnection,
 } from 'vscode-jsonrpc/node';
 import { bridgeFilePath, readBridgeFile } from '../../common/src/bridgeDiscovery';
+import { createBridgeConnection } from '../../common/src/bridgeTransport';
 import type { Logger } from '../../common/src/logger';
 import {
   BridgeErrorCode,
@@ -24,6 +22,7 @@ import {
   describeZodError,
   methods,
   notifications,
+  requestArguments,
   type MethodKey,
   type ParamsOf,
   type ProgressNotification,
@@ -100,12 +99,13 @@ export class BridgeClient {
       progressId = `p${nextProgressId++}`;
       this.progressListeners.set(progressId, options.onProgress);
     }
-    const payload = progressId ? { ...params, progressId } : params;
+    // Progress is asked for beside the params, never inside them (every method's params are strict).
+    const [payload, meta] = requestArguments<K>(params, progressId ? { progressId } : {});
     try {
       const raw = await new Promise<unknown>((resolve, reject) => {
         const onClose = (): void => reject(new BridgeError(BridgeErrorCode.ConnectionLost, CONNECTION_LOST));
         connection.socket.once('close', onClose);
-        connection.rpc.sendRequest(method.name, payload, cancel.token).then(resolve, reject).finally(() => connection.socket.off('close', onClose));
+        connection.rpc.sendRequest(method.name, payload, meta, cancel.token).then(resolve, reject).finally(() => connection.socket.off('close', onClose));
       });
       const parsed = method.result.safeParse(raw);
       if (!parsed.success) {
@@ -190,7 +190,7 @@ export class BridgeClient {
   private async open(target: BridgeTarget): Promise<Connection> {
     const timeoutMs = this.options.connectTimeoutMs ?? 3000;
     const socket = await connectSocket(target.endpoint, timeoutMs);
-    const rpc = createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
+    const rpc = createBridgeConnection(socket);
     rpc.onNotification(notifications.progress.name, (raw: unknown) => {
       const parsed = notifications.progress.params.safeParse(raw);
       if (parsed.success) this.progressListeners.get(parsed.data.progressId)?.(parsed.data);

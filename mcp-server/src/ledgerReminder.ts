@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { formatDuration } from '../../common/src/format';
-import { ledgerEntrySchema, type LedgerSummary } from '../../common/src/protocol';
+import { ledgerEntrySchema, serverEntrySchema, type LedgerSummary } from '../../common/src/protocol';
 
 /** Most processes listed per group; the rest are counted. */
 export const REMINDER_CAP = 8;
@@ -15,6 +15,7 @@ export const ledgerReminderSchema = z
     orphaned: z.array(ledgerEntrySchema).describe('Processes an earlier window left running (first few); kill_orphans ends them.'),
     runningTotal: z.number().int(),
     orphanedTotal: z.number().int(),
+    servers: z.array(serverEntrySchema).optional().describe('Dev servers running under managed terminals, with their URLs (first few).'),
   })
   .describe('What is still running and what is orphaned, attached to every response.');
 export type LedgerReminder = z.infer<typeof ledgerReminderSchema>;
@@ -25,6 +26,7 @@ export function toReminder(summary: LedgerSummary): LedgerReminder {
     orphaned: summary.orphaned.slice(0, REMINDER_CAP),
     runningTotal: summary.running.length,
     orphanedTotal: summary.orphaned.length,
+    ...(summary.servers && summary.servers.length > 0 ? { servers: summary.servers.slice(0, REMINDER_CAP) } : {}),
   };
 }
 
@@ -38,6 +40,13 @@ function entryLine(entry: LedgerReminder['running'][number], now: number): strin
 /** Empty when nothing runs: no noise on responses that have nothing to remind of. */
 export function renderReminder(reminder: LedgerReminder, now = Date.now()): string {
   const blocks: string[] = [];
+  if (reminder.servers && reminder.servers.length > 0) {
+    const lines = reminder.servers.map((s) => {
+      const where = s.urls.length > 0 ? s.urls.join(', ') : s.ports.length > 0 ? `port ${s.ports.join(', ')}` : 'no port yet';
+      return `- \`${s.command}\` in terminal ${JSON.stringify(s.terminal)}: ${where}${s.pid !== undefined ? ` (pid ${s.pid})` : ''}`;
+    });
+    blocks.push(`Dev servers running (reuse them; terminal_run with the same command says already_running):\n${lines.join('\n')}`);
+  }
   const group = (title: string, entries: LedgerReminder['running'], total: number, hint: string): void => {
     if (total === 0) return;
     const lines = entries.map((e) => entryLine(e, now));

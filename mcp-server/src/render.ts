@@ -1,6 +1,6 @@
 /** Text renderings of tool results: what a model reads when it ignores structuredContent. */
 import { formatDuration } from '../../common/src/format';
-import type { KillResult, ListProcessesResult, TerminalInfo, TerminalRunResult, TrackedProcess } from '../../common/src/protocol';
+import type { DevServer, KillResult, ListProcessesResult, TerminalInfo, TerminalRunResult, TrackedProcess, WorkspaceInfoResult } from '../../common/src/protocol';
 
 
 const quote = (s: string): string => JSON.stringify(s);
@@ -14,6 +14,8 @@ export function renderRunResult(result: TerminalRunResult): string {
   const lines = [head.join(' · ')];
   if (result.command !== undefined) lines.push(`$ ${result.command}`);
   if (result.status === 'waiting_for_input') lines.push(`Prompt: ${quote(result.prompt ?? '')}`);
+  if (result.ready && result.ready.urls.length > 0) lines.push(`URLs: ${result.ready.urls.join(', ')}`);
+  if (result.server && result.server.urls.length > 0) lines.push(`URLs: ${result.server.urls.join(', ')}`);
   if (result.message) lines.push(result.message);
   if (result.truncated) lines.push(`Output truncated (head and tail kept); the full output is in ${result.outputFile ?? 'the log file'}.`);
   lines.push('--- output ---');
@@ -68,4 +70,35 @@ export function renderKill(result: KillResult): string {
     parts.push(`Could not kill pid ${result.failed.join(', ')} (still alive, or not permitted); see list_processes.`);
   }
   return parts.join(' ');
+}
+
+function serverLine(s: DevServer): string {
+  const parts = [s.terminal !== undefined ? `terminal ${quote(s.terminal)}` : 'orphaned by an earlier window'];
+  if (s.pid !== undefined) parts.push(`pid ${s.pid}`);
+  parts.push(s.urls.length > 0 ? s.urls.join(', ') : s.ports.length > 0 ? `port ${s.ports.join(', ')}` : 'no port');
+  parts.push(`up ${formatDuration(s.uptimeMs)}`);
+  if (s.healthy !== undefined) parts.push(s.healthy ? 'answers' : 'NOT answering');
+  return `- \`${s.command}\`${s.cwd ? ` in ${s.cwd}` : ''}: ${parts.join(' · ')}`;
+}
+
+export function renderWorkspaceInfo(result: WorkspaceInfoResult): string {
+  const blocks: string[] = [];
+  const a = result.analysis;
+  if (!a) {
+    blocks.push('No workspace folder is open: no stacks to detect.');
+  } else {
+    blocks.push(`Stacks: ${a.detectedStacks.length > 0 ? a.detectedStacks.join(', ') : 'none recognised'} (root ${a.projectRoot})`);
+    if (a.projects.length > 0) {
+      blocks.push(
+        `Projects:\n${a.projects.map((p) => `- ${p.path}: ${p.stacks.join(', ')}${p.packageManager ? ` (package manager ${p.packageManager})` : ''}`).join('\n')}`,
+      );
+    }
+    if (a.devCommands.length > 0) {
+      blocks.push(`Dev-server commands (run with terminal_run, waitMode "ready"):\n${a.devCommands.map((c) => `- ${c.command}  (cwd ${quote(c.cwd)}; ${c.source})`).join('\n')}`);
+    }
+    if (a.expectedProcesses.length > 0) blocks.push(`Expected processes: ${a.expectedProcesses.join(', ')}`);
+    if (a.truncated) blocks.push('The scan stopped at its bounds: projects nested deeper may be missing.');
+  }
+  blocks.push(result.servers.length > 0 ? `Dev servers running now:\n${result.servers.map(serverLine).join('\n')}` : 'No dev server is running.');
+  return blocks.join('\n\n');
 }

@@ -13,6 +13,7 @@ import { registerTerminalInput } from './tools/terminalInput';
 import { registerTerminalList } from './tools/terminalList';
 import { registerTerminalRun } from './tools/terminalRun';
 import { registerTerminalState } from './tools/terminalState';
+import { registerWorkspaceInfo } from './tools/workspaceInfo';
 
 export const SERVER_NAME = 'terminal-shepherd';
 
@@ -24,6 +25,7 @@ const tools: readonly ToolRegistration[] = [
   registerListProcesses,
   registerKillProcess,
   registerKillOrphans,
+  registerWorkspaceInfo,
 ];
 
 export interface ServerOptions {
@@ -39,9 +41,12 @@ export function createServer(options: ServerOptions): { server: McpServer; dispo
     {
       capabilities: { tools: {} },
       instructions:
-        'Run shell commands in real VS Code terminals with terminal_run: it returns when the command has truly finished, with its output and exit code. ' +
-        'Use waitMode "background" for dev servers and watchers, terminal_state to check or wait on a running command, terminal_input to answer prompts or send Ctrl+C ("\\u0003"). ' +
-        'Every process those commands start is tracked: list_processes before starting a server twice, kill_process / kill_orphans to clean up.',
+        'Run shell commands in real VS Code terminals with terminal_run: it returns when the command has truly finished, with its output and exit code ' +
+        '(prefer it to run_in_terminal when the exit code, the whole output, answering prompts or tracking what a command started matters). ' +
+        'Use waitMode "ready" for dev servers and watchers (it returns once the server answers, with its URLs; the same server is never started twice), ' +
+        'terminal_state to check or wait on a running command, terminal_input to answer prompts or send Ctrl+C ("\\u0003"). ' +
+        'workspace_info tells the stacks, the dev-server commands and the servers running now. ' +
+        'Every process those commands start is tracked: list_processes shows them, kill_process / kill_orphans clean up.',
     },
   );
   const bridge = new BridgeClient({

@@ -7,7 +7,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Logger } from '../../common/src/logger';
-import { BridgeErrorCode, limits, type MethodKey, type ParamsOf, type ResultOf } from '../../common/src/protocol';
+import { BridgeErrorCode, limits, methods, type MethodKey, type ParamsOf, type ResultOf } from '../../common/src/protocol';
 import type { z } from 'zod';
 import { BridgeError, type BridgeClient } from './bridgeClient';
 import { ledgerReminderSchema, renderReminder, toReminder, type LedgerReminder } from './ledgerReminder';
@@ -34,6 +34,7 @@ export async function callBridge<K extends Exclude<MethodKey, 'hello'>>(
   progressTotalMs?: number,
 ): Promise<ResultOf<K>> {
   const progressToken = extra._meta?.progressToken;
+  context.logger.debug(`${methods[key].name}${progressToken === undefined ? '' : ' (the client asked for progress)'}`);
   const onProgress =
     progressToken === undefined
       ? undefined

@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { serverScript } from '../support/mcpClient';
-import { openShepherdWindow, type ShepherdWindow } from '../support/shepherdE2e';
+import { extensionHostMemory, openShepherdWindow, type ShepherdWindow } from '../support/shepherdE2e';
 import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
 import { silentLogger } from '../../common/src/logger';
 import { BridgeClient } from '../../mcp-server/src/bridgeClient';
@@ -66,16 +66,6 @@ const FLOOR = (command: string, runs: number, drain: boolean): string => `
     times.push(performance.now() - t0);
   }
   return times;
-`;
-
-/** Extension host memory after a full GC (exposed for the measurement only), after a short pause. */
-const MEMORY = `
-  require('v8').setFlagsFromString('--expose_gc');
-  const gc = require('vm').runInNewContext('gc');
-  await new Promise((r) => setTimeout(r, 1000));
-  gc(); gc();
-  const m = process.memoryUsage();
-  return { rss: m.rss, heap: m.heapUsed };
 `;
 
 /** Runs per block when the floor and terminal_run alternate. */
@@ -136,13 +126,13 @@ export async function runChainBench(options: { runs?: number; megabytes?: number
     const bytes = megabytes * 1_000_000;
     // 100-character lines, so the rendering is like a real build log rather than one huge line.
     const big = `yes 'terminal shepherd throughput line 0123456789 abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUV' | head -c ${bytes}`;
-    const baseline = await ev<{ rss: number; heap: number }>(MEMORY);
+    const baseline = await extensionHostMemory(win);
     const floorBig = (await ev<number[]>(FLOOR(big, 1, true)))[0]!;
-    const before = await ev<{ rss: number; heap: number }>(MEMORY);
+    const before = await extensionHostMemory(win);
     const t0 = performance.now();
     const result = await win.run('terminal_run', { command: big, name: 'bench', timeout: 600_000 });
     const runMs = performance.now() - t0;
-    const after = await ev<{ rss: number; heap: number }>(MEMORY);
+    const after = await extensionHostMemory(win);
 
     const cold = await coldStarts(win.workspace, 10);
     // The ledger reminder every response carries: one process/summary round trip + its rendering.

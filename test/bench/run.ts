@@ -1,10 +1,12 @@
 /**
  * `npm run bench`: every benchmark, figures printed (never asserted), ratios measured in one run.
  *   npm run bench                 all
- *   npm run bench -- chain        only the real-chain benchmark (also: strategies, output, process, ledger)
+ *   npm run bench -- chain        only the real-chain benchmark (also: strategies, copilot, ready, servers, output, process, ledger)
  */
 import { cpus, loadavg } from 'node:os';
 import { runChainBench } from './chainBench';
+import { runCopilotBench, type SideBySideTool } from './copilotBench';
+import { runDevServerLocalBench, runReadyChainBench } from './devServerBench';
 import { runLedgerBench } from './ledgerBench';
 import { runOutputBench } from './outputBench';
 import { runProcessBench } from './processBench';
@@ -15,6 +17,12 @@ const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const wants = (name: string): boolean => only.length === 0 || only.includes(name);
 const line = (label: string, value: string): void => console.log(`  ${label.padEnd(58)} ${value}`);
 const dist = (s: Pick<Stats, 'p50' | 'p95'>): string => `p50 ${ms(s.p50)}   p95 ${ms(s.p95)}`;
+const returned = (t: SideBySideTool): string => {
+  const exit = `exit code in ${t.exitCodes.present}/${t.calls}${t.exitCodes.present > 0 ? ` (right ${t.exitCodes.right})` : ''}`;
+  const output = Object.entries(t.output).map(([shape, n]) => `${shape} ${n}`).join(', ');
+  const file = t.fullOutputFiles > 0 ? `; whole output in a file ${t.fullOutputFiles}` : '';
+  return `${exit}; output ${output || 'none'}${file}${t.failures.length > 0 ? `; ${t.failures.length} failed: ${t.failures[0]!.slice(0, 80)}` : ''}`;
+};
 
 async function main(): Promise<void> {
   console.log(`Terminal Shepherd benchmarks — ${cpus().length} CPUs, load ${loadavg()[0]!.toFixed(2)}, Node ${process.version}\n`);
@@ -54,6 +62,48 @@ async function main(): Promise<void> {
     // The stopped VS Code's processes take a few seconds to exit; the in-process figures below
     // should not share the CPUs with them.
     await new Promise((resolve) => setTimeout(resolve, 10_000));
+  }
+
+  if (wants('copilot')) {
+    const c = await runCopilotBench();
+    console.log(`Copilot side by side: run_in_terminal (VS Code's own) and terminal_run, both through vscode.lm.invokeTool from one chat request, interleaved, ${c.runs} runs each`);
+    for (const [tool, k] of Object.entries(c.clicks)) {
+      line(`confirmations clicked (primary button), ${tool}`, `${k.confirmations} in ${k.calls} calls${k.buttons.length ? ` (${k.buttons.map((b) => `"${b}"`).join(', ')})` : ''}`);
+    }
+    for (const command of c.commands) {
+      const theirs = command.tools.run_in_terminal;
+      const ours = command.tools.terminal_run;
+      console.log(`  ${command.label}`);
+      line('  run_in_terminal: round trip / after approval', `p50 ${ms(theirs.roundTrip.p50)} / ${ms(theirs.afterApproval.p50)}`);
+      line('  terminal_run:    round trip / after approval', `p50 ${ms(ours.roundTrip.p50)} / ${ms(ours.afterApproval.p50)}`);
+      line('  ratio terminal_run / run_in_terminal (p50 after approval)', (ours.afterApproval.p50 / theirs.afterApproval.p50).toFixed(2));
+      line('  run_in_terminal returned', returned(theirs));
+      line('  terminal_run returned', returned(ours));
+    }
+    line('the whole chat request', ms(c.sessionMs));
+    console.log();
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
+  }
+
+  if (wants('ready')) {
+    const r = await runReadyChainBench();
+    console.log(`Dev servers, real chain: terminal_run waitMode "ready", ${r.runs} servers each (bind after 300-600 ms)`);
+    line('port answering -> tool returned, URL printed (goal p50 <= 100)', dist(r.printsUrl));
+    line('port answering -> tool returned, no URL printed (+catch-up)', dist(r.printsNoUrl));
+    console.log();
+    await new Promise((resolve) => setTimeout(resolve, 10_000)); // let the stopped VS Code exit first
+  }
+
+  if (wants('servers')) {
+    const s = await runDevServerLocalBench();
+    console.log('Dev servers and stacks, in process');
+    line("one look at a run's tree, sockets unchanged (every 50 ms)", dist(s.treeLook));
+    line("one look at a run's tree reading the TCP tables", dist(s.treeLookTables));
+    line('one loopback HTTP probe', dist(s.httpProbe));
+    line(`stack detection, ${s.files} files, cold (goal p50 <= 150)`, dist(s.detectCold));
+    line('stack detection, cached (goal p50 <= 5)', dist(s.detectCached));
+    line(`duplicate check per run (${s.sessions} terminals)`, dist(s.duplicateCheck));
+    console.log();
   }
 
   if (wants('output')) {

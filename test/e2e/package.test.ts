@@ -11,11 +11,10 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { Locator, Page } from 'playwright-core';
 import type { ListProcessesResult } from '../../common/src/protocol';
 import { repoRoot } from '../support/mcpClient';
-import { E2E_MACHINE_SETTINGS, E2E_SETTINGS, flatten, makeWorkspace, waitFor } from '../support/shepherdE2e';
+import { E2E_MACHINE_SETTINGS, E2E_SETTINGS, VSIX, flatten, makeWorkspace, packageVsix, restoreDevelopmentBuild, waitFor } from '../support/shepherdE2e';
 import { launchVsCode, type VsCode } from '../support/vscodeHarness';
 import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
 
-const VSIX = path.join(repoRoot, 'terminal-shepherd.vsix');
 const EXTENSION_ID = 'terminal-shepherd.terminal-shepherd';
 /** What ships, and nothing else. */
 const SHIPPED = [
@@ -50,11 +49,6 @@ function zipText(file: string, entry: string): string {
   return r.stdout;
 }
 
-function npm(args: string[]): { status: number | null; output: string } {
-  const r = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, { cwd: repoRoot, encoding: 'utf8', timeout: 180_000 });
-  return { status: r.status, output: `${r.stdout}\n${r.stderr}` };
-}
-
 const pickRow = (page: Page, text: string): Locator => page.locator(`.quick-input-list .monaco-list-row[aria-label*="${text}"]`);
 
 async function runFromPalette(page: Page, title: string): Promise<void> {
@@ -74,9 +68,8 @@ describe('the .vsix: npm run package, only what ships, installed into a fresh VS
   before(function () {
     this.timeout(240_000);
     const t0 = Date.now();
-    const built = npm(['run', 'package']);
+    const built = packageVsix();
     timings['npm run package'] = Date.now() - t0;
-    assert.equal(built.status, 0, `npm run package failed:\n${built.output}`);
     assert.match(built.output, /DONE\s+Packaged: .*terminal-shepherd\.vsix/);
   });
   afterEach(function () {
@@ -85,8 +78,7 @@ describe('the .vsix: npm run package, only what ships, installed into a fresh VS
   after(function () {
     this.timeout(120_000);
     // The rest of the suite runs on the development build (source maps, readable stacks).
-    const rebuilt = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 });
-    if (rebuilt.status !== 0) console.error(`could not restore the development build: ${rebuilt.stderr}`);
+    restoreDevelopmentBuild();
     console.log(`      timings (ms): ${JSON.stringify(timings)}`);
   });
 

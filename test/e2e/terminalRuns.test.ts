@@ -184,11 +184,53 @@ describe('terminal runs in a real VS Code (MCP client -> MCP server -> bridge ->
   });
 
   it('the shell exiting ends the run with terminal_closed and its exit code', async () => {
+    // VS Code takes a shell that exits within 500 ms of its launch for a failed launch (next
+    // test); this terminal lives past that first.
+    await win.run('terminal_run', { command: 'sleep 0.6', name: 'quitter' });
     const r = await win.run('terminal_run', { command: 'exit 3', name: 'quitter' });
     assert.equal(r.status, 'terminal_closed');
     assert.equal(r.exitCode, 3);
     const again = await win.run('terminal_run', { command: 'echo reborn', name: 'quitter' });
     assert.equal(again.output, 'reborn');
+  });
+
+  it('a shell exiting right after its terminal opened, 20 fresh terminals: terminal_closed every time, an exit code only when VS Code reported it', async () => {
+    // Within its first 500 ms VS Code takes the exit for a failed launch: it relaunches the
+    // shell without shell integration, keeps the terminal and reports nothing. The OS says the
+    // shell is gone; the run must end then, not at its timeout.
+    const seen = { reported: 0, notReported: 0 };
+    for (let i = 0; i < 20; i++) {
+      const r = await win.run('terminal_run', { command: 'exit 3', name: `fresh-${i}`, timeout: 30_000 });
+      assert.equal(r.status, 'terminal_closed', `fresh-${i}: ${JSON.stringify(r)}`);
+      assert.ok(r.durationMs < 10_000, `fresh-${i} ended by the OS's answer, not a timeout (${r.durationMs} ms)`);
+      if (r.exitCode === undefined) {
+        seen.notReported++;
+        assert.match(String(r.message), /VS Code kept the terminal without reporting the shell's exit, so no exit code is given/);
+      } else {
+        seen.reported++;
+        assert.equal(r.exitCode, 3, `fresh-${i}: never an exit code the shell did not give`);
+      }
+    }
+    console.log(`      (exit 3 in 20 fresh terminals: VS Code reported the exit ${seen.reported} times, kept the terminal ${seen.notReported} times)`);
+    // No dead terminal left behind (VS Code closes a disposed terminal asynchronously).
+    await waitFor('the retired terminals gone from VS Code', 10_000, () =>
+      win.vscode.driver.evaluate<boolean>(`return !vscode.window.terminals.some((t) => t.name.startsWith('Shepherd: fresh-'));`),
+    );
+    const list = await win.run('terminal_list', {});
+    assert.ok(!(list.terminals as { name: string }[]).some((t) => t.name.startsWith('fresh-')));
+    const again = await win.run('terminal_run', { command: 'echo reborn', name: 'fresh-0' });
+    assert.equal(again.output, 'reborn');
+  });
+
+  it('a shell killed with SIGKILL mid-run: terminal_closed, never a success exit code', async () => {
+    const started = await win.run('terminal_run', { command: 'sleep 60', name: 'victim', waitMode: 'background' });
+    const waiting = win.run('terminal_state', { name: 'victim', wait: true, timeout: 30_000 });
+    await new Promise((res) => setTimeout(res, 300));
+    process.kill(started.pid!, 'SIGKILL');
+    const r = await waiting;
+    assert.equal(r.status, 'terminal_closed');
+    assert.equal(r.exitCode, undefined, 'VS Code reports 0 for a killed shell: no success may be claimed');
+    assert.match(String(r.message), /no exit code is given/);
   });
 
   it("through VS Code's own MCP client and vscode.lm.invokeTool (the service Copilot agent mode calls)", async () => {

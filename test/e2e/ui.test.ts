@@ -163,7 +163,9 @@ describe('what a VS Code user sees: Show Processes, the Processes view, the stat
     timings['palette to Show Processes rows'] = Date.now() - t0;
     const rows = await pickRows(page());
     const row = (pid: number): string => rows.find((r) => r.includes(`pid ${pid} `) || r.includes(`pid ${pid},`)) ?? '';
-    assert.match(row(serverPid), new RegExp(`^python[\\d.]*, pid ${serverPid} · :${port} · ${AGE}, .*http\\.server 0 --bind 127\\.0\\.0\\.1, web · shell pid ${web.pid}$`));
+    // The web server's URL row comes first under its terminal (carrying the separator), then the server.
+    assert.ok(rows.includes(`http://localhost:${port}/, dev server: Enter opens it in the browser, web · shell pid ${web.pid}`), rows.join('\n'));
+    assert.match(row(serverPid), new RegExp(`^python[\\d.]*, pid ${serverPid} · :${port} · ${AGE}, .*http\\.server 0 --bind 127\\.0\\.0\\.1$`));
     assert.match(row(sleepPid), new RegExp(`^sleep, pid ${sleepPid} · ${AGE}, sleep 300, jobs · shell pid ${jobs.pid}$`), 'first of its terminal: carries the separator');
     assert.match(row(timeoutPid), new RegExp(`^timeout, pid ${timeoutPid} · ${AGE}, timeout 600 sleep 601$`));
     assert.match(row(timeoutChildPid), new RegExp(`^└\\u2002sleep, pid ${timeoutChildPid} · ${AGE}, sleep 601$`), 'the child is nested under its parent');
@@ -171,11 +173,11 @@ describe('what a VS Code user sees: Show Processes, the Processes view, the stat
     await page().mouse.move(700, 700); // no pointer over the list in the picture
     await win.vscode.screenshot(path.join(SCREENSHOTS, 'show-processes.png'));
 
-    // Filtering by port finds the server (descriptions are searched).
+    // Filtering by port finds the server and its URL (descriptions are searched).
     await quickInput(page()).locator('input').fill(`:${port}`);
-    await waitFor('the filter to keep only the server', 5000, async () => {
+    await waitFor('the filter to keep only the server and its URL', 5000, async () => {
       const filtered = await pickRows(page());
-      return filtered.length === 1 && filtered[0]!.includes(`pid ${serverPid}`);
+      return filtered.length === 2 && filtered.some((r) => r.includes(`pid ${serverPid}`)) && filtered.some((r) => r.startsWith(`http://localhost:${port}/`));
     });
     await quickInput(page()).locator('input').fill('');
   });
@@ -223,7 +225,8 @@ describe('what a VS Code user sees: Show Processes, the Processes view, the stat
     });
     const rows = await rowsOf();
     const at = (needle: string): string => rows.find((r) => r.includes(needle)) ?? `(no row with ${needle})`;
-    assert.match(at('Terminal web'), /^1 Terminal web, shell pid \d+ · python[\d.]* -u -m http\.server/);
+    assert.match(at('Terminal web'), new RegExp(`^1 Terminal web, shell pid \\d+ · http://localhost:${port}/ · python[\\d.]* -u -m http\\.server`));
+    assert.equal(at('Dev server URL'), `2 Dev server URL http://localhost:${port}/, in terminal web`, 'the server started in background mode shows its URL');
     assert.match(at(`pid ${serverPid}`), new RegExp(`^2 python[\\d.]*, pid ${serverPid} · :${port} · ${AGE}$`));
     assert.match(at('Terminal jobs'), /^1 Terminal jobs, shell pid \d+/);
     assert.match(at(`pid ${timeoutPid}`), new RegExp(`^2 timeout, pid ${timeoutPid} · ${AGE}$`));
@@ -243,8 +246,8 @@ describe('what a VS Code user sees: Show Processes, the Processes view, the stat
   it('the status bar counts the running processes and opens Show Processes', async () => {
     const running = flatten((await processes()).active).length;
     const item = statusItem(page());
-    await waitFor(`the status bar to say ${running} running`, 5000, async () => (await item.getAttribute('aria-label')) === `Terminal Shepherd: ${running} running processes`);
-    assert.equal((await item.innerText()).trim(), String(running));
+    await waitFor(`the status bar to say ${running} running`, 5000, async () => (await item.getAttribute('aria-label')) === `Terminal Shepherd: ${running} running processes, 1 dev server`);
+    assert.match((await item.innerText()).trim(), new RegExp(`^${running}\\s+1$`), 'the processes, then the dev servers');
     assert.ok(!(await item.getAttribute('class'))?.includes('warning-kind'), 'no warning colours without orphans');
     await item.click();
     await pickRow(page(), `pid ${serverPid}`).waitFor({ timeout: 10_000 });

@@ -6,6 +6,7 @@ import { createMessageConnection, SocketMessageReader, SocketMessageWriter, Resp
 import { silentLogger } from '../../common/src/logger';
 import { BridgeErrorCode, PROTOCOL_VERSION, methods } from '../../common/src/protocol';
 import { publishBridgeFile } from '../../extension/src/bridge/bridgeFile';
+import { ShepherdError } from '../../extension/src/core/errors';
 import { BridgeClient, BridgeError } from '../../mcp-server/src/bridgeClient';
 import { runResult, startBridgeFixture, tempWorkspace, type BridgeFixture } from '../support/bridgeFixture';
 
@@ -72,6 +73,59 @@ describe('bridge over a real socket', () => {
     await d.closed;
   });
 
+  it('drops an unauthenticated connection that streams data or announces a huge Content-Length, and one that sends garbage', async () => {
+    const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    await new Promise((r) => setTimeout(r, 1)); // mocha arms its own test timer after the test function started
+    const timersBefore = timers();
+    const flood = net.createConnection(fixture.server.endpoint);
+    const floodClosed = new Promise<void>((resolve) => flood.once('close', () => resolve()));
+    flood.on('error', () => undefined);
+    flood.write(`Content-Length: ${2 ** 40}\r\n\r\n`);
+    const chunk = Buffer.alloc(16 * 1024, 0x61);
+    const timer = setInterval(() => flood.write(chunk), 1);
+    const t0 = Date.now();
+    await floodClosed;
+    clearInterval(timer);
+    assert.ok(Date.now() - t0 < 900, `dropped after a few writes, before the auth timeout (${Date.now() - t0} ms)`);
+    await new Promise((r) => setTimeout(r, 100));
+    // vscode-jsonrpc's partial-message timer would re-arm forever for the unfinished message.
+    assert.ok(timers() <= timersBefore, `no timer outlives the dropped connection (${timersBefore} before, ${timers()} after)`);
+    const garbage = net.createConnection(fixture.server.endpoint);
+    garbage.on('error', () => undefined);
+    const garbageClosed = new Promise<void>((resolve) => garbage.once('close', () => resolve()));
+    garbage.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    const t1 = Date.now();
+    await garbageClosed;
+    assert.ok(Date.now() - t1 < 900, `a header without Content-Length ends the connection at once (${Date.now() - t1} ms)`);
+    // A real client is still served.
+    fixture.handlers.list = () => ({ terminals: [] });
+    const client = new BridgeClient({ workspaceFolder: fixture.workspace, logger: silentLogger, clientInfo: { name: 't', version: '1' } });
+    try {
+      assert.deepEqual(await client.request('list', {}), { terminals: [] });
+    } finally {
+      client.dispose();
+    }
+  });
+
+  it('on dispose lets a call in flight answer before the connection closes', async () => {
+    let answer: () => void = () => undefined;
+    fixture.handlers.run = () =>
+      new Promise((_resolve, reject) => {
+        answer = () => reject(new ShepherdError(BridgeErrorCode.WindowClosing, 'The VS Code window is closing.'));
+      });
+    const client = new BridgeClient({ workspaceFolder: fixture.workspace, logger: silentLogger, clientInfo: { name: 't', version: '1' } });
+    try {
+      const call = client.request('run', { command: 'sleep 100' });
+      await new Promise((r) => setTimeout(r, 100));
+      const disposed = fixture.server.dispose();
+      answer(); // the window closing ends the wait; its answer must still reach the client
+      await assert.rejects(call, (e: unknown) => e instanceof BridgeError && e.codeName === 'WindowClosing' && /closing/.test(e.message));
+      await disposed;
+    } finally {
+      client.dispose();
+    }
+  });
+
   it('drops a connection that never authenticates', async () => {
     const c = rawConnection(fixture.server.endpoint);
     const t0 = Date.now();
@@ -97,7 +151,9 @@ describe('bridge over a real socket', () => {
       assert.equal(result.command, 'echo hello');
       await assert.rejects(client.request('run', { command: '' } as never), (e: unknown) => {
         assert.ok(e instanceof BridgeError);
-        assert.match(e.message, /Invalid input: command: command must not be empty/);
+        // A named code and a next step, as the agent reads it (`${codeName}: message`).
+        assert.equal(e.codeName, 'InvalidInput');
+        assert.equal(e.message, "Invalid input for terminal/run: command: command must not be empty. Correct the arguments as the tool's input schema describes and retry.");
         return true;
       });
     } finally {
@@ -189,6 +245,40 @@ describe('bridge.json ownership', () => {
     assert.equal(JSON.parse(await fs.readFile(file, 'utf8')).token, first.server.token, 'a non-owner does not remove it');
     await first.dispose();
     await assert.rejects(fs.stat(file), 'the owner removes it on dispose');
+  });
+
+  it('a second window takes the file over at once when the first closes, and repairs it when it is corrupted or removed', async () => {
+    const workspace = await tempWorkspace();
+    const file = path.join(workspace, '.devtools', 'bridge.json');
+    const first = await startBridgeFixture({ workspace });
+    const second = await startBridgeFixture({ workspace });
+    const advertised = async (): Promise<string | undefined> => {
+      try {
+        return JSON.parse(await fs.readFile(file, 'utf8')).token;
+      } catch {
+        return undefined;
+      }
+    };
+    const within = async (what: string, ms: number, ok: () => Promise<boolean>): Promise<void> => {
+      const deadline = Date.now() + ms;
+      while (!(await ok())) {
+        if (Date.now() > deadline) assert.fail(`${what} not within ${ms} ms`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    try {
+      assert.equal(await advertised(), first.server.token);
+      await first.dispose();
+      // Well under the 10 s recheck: the removal is watched.
+      await within('the second window advertised', 2000, async () => (await advertised()) === second.server.token);
+      await fs.writeFile(file, 'garbage');
+      await within('the corrupt file repaired', 2000, async () => (await advertised()) === second.server.token);
+      await fs.rm(file);
+      await within('the removed file restored', 2000, async () => (await advertised()) === second.server.token);
+      assert.equal((await fs.stat(file)).mode & 0o777, 0o600);
+    } finally {
+      await second.dispose();
+    }
   });
 
   it('ignores a corrupt file', async () => {

@@ -8,12 +8,12 @@ import { runResult, startBridgeFixture, tempWorkspace } from '../support/bridgeF
 import { connectMcpServer, toolText } from '../support/mcpClient';
 
 describe('MCP server bundle over stdio (dist/mcp-server.js)', () => {
-  it('starts, lists the 7 tools and runs terminal_run end to end; stdout carries only MCP, logs go to stderr', async () => {
+  it('starts, lists the 8 tools and runs terminal_run end to end; stdout carries only MCP, logs go to stderr', async () => {
     const fixture = await startBridgeFixture();
     const session = await connectMcpServer({ workspace: fixture.workspace });
     try {
       const { tools } = await session.client.listTools();
-      assert.deepEqual(tools.map((t) => t.name).sort(), ['kill_orphans', 'kill_process', 'list_processes', 'terminal_input', 'terminal_list', 'terminal_run', 'terminal_state']);
+      assert.deepEqual(tools.map((t) => t.name).sort(), ['kill_orphans', 'kill_process', 'list_processes', 'terminal_input', 'terminal_list', 'terminal_run', 'terminal_state', 'workspace_info']);
       let seen: unknown;
       fixture.handlers.run = (params) => {
         seen = params;

@@ -4,11 +4,12 @@
  * BridgeClient and socket. The built bundle has its own smoke test in mcpServer.test.ts.
  */
 import assert from 'node:assert/strict';
-import { BridgeErrorCode, methods, type LedgerSummary, type MethodKey } from '../../common/src/protocol';
+import { BridgeErrorCode, methods, runStatusSchema, type LedgerSummary, type MethodKey } from '../../common/src/protocol';
 import type { RequestContext } from '../../extension/src/bridge/bridgeServer';
 import { ShepherdError } from '../../extension/src/core/errors';
 import { notOwnedError } from '../../extension/src/core/ledger/killRefusal';
 import { noStrategyError, nothingRunningError, terminalNotFoundError } from '../../extension/src/core/run/runReport';
+import { ALL_RUN_STATUSES, MAX_DESCRIPTION_CHARS, REPORTED_STATUSES, runStatusGuide } from '../../mcp-server/src/toolGuide';
 import { runResult, startBridgeFixture, type BridgeFixture } from '../support/bridgeFixture';
 import { IN_MEMORY_SERVER_VERSION, connectInMemory, type InMemoryMcpSession } from '../support/inMemoryMcp';
 import { toolText as text } from '../support/mcpClient';
@@ -71,6 +72,49 @@ const toolCases: readonly ToolCase[] = [
     },
   },
   {
+    tool: 'terminal_run',
+    key: 'run',
+    args: { command: 'npm run dev', name: 'web', waitMode: 'ready', readyPattern: 'ready in', restart: true },
+    params: { command: 'npm run dev', name: 'web', waitMode: 'ready', readyPattern: 'ready in', restart: true },
+    result: {
+      status: 'running',
+      output: 'VITE v7 ready in 300 ms\n  ➜  Local:   http://localhost:5173/',
+      name: 'web',
+      command: 'npm run dev',
+      durationMs: 412,
+      pid: 52,
+      ready: { ports: [5173], urls: ['http://localhost:5173/'], via: 'http', http: { url: 'http://localhost:5173/', status: 200 }, waitedMs: 401 },
+      message: 'Ready after 401 ms.',
+    },
+    text: 'running · 412 ms · terminal "web" (shell pid 52)\n$ npm run dev\nURLs: http://localhost:5173/\nReady after 401 ms.\n--- output ---\nVITE v7 ready in 300 ms\n  ➜  Local:   http://localhost:5173/',
+    failure: { error: new ShepherdError(BridgeErrorCode.InvalidInput, 'readyPattern applies to waitMode "ready" only.'), code: 'InvalidInput', nextStep: /waitMode "ready" only/ },
+  },
+  {
+    tool: 'workspace_info',
+    key: 'workspaceInfo',
+    args: {},
+    params: {},
+    result: {
+      analysis: {
+        detectedStacks: ['Node.js', 'pnpm'],
+        projectRoot: '/w',
+        expectedProcesses: ['node', 'npm', 'npx', 'pnpm'],
+        projects: [{ path: 'apps/web', stacks: ['Node.js'], packageManager: 'pnpm', devCommands: [{ command: 'pnpm dev', cwd: 'apps/web', source: 'package.json script "dev": vite' }] }],
+        devCommands: [{ command: 'pnpm dev', cwd: 'apps/web', source: 'package.json script "dev": vite' }],
+        truncated: false,
+        analyzedAt: '2026-11-22T09:00:00.000Z',
+        scanMs: 3.5,
+      },
+      servers: [{ terminal: 'web', command: 'pnpm dev', cwd: '/w/apps/web', pid: 70, ports: [5173], urls: ['http://localhost:5173/'], startedAt: '2026-11-22T09:00:00.000Z', uptimeMs: 65_000, status: 'running', healthy: true }],
+    },
+    text:
+      'Stacks: Node.js, pnpm (root /w)\n\nProjects:\n- apps/web: Node.js (package manager pnpm)\n\n' +
+      'Dev-server commands (run with terminal_run, waitMode "ready"):\n- pnpm dev  (cwd "apps/web"; package.json script "dev": vite)\n\n' +
+      'Expected processes: node, npm, npx, pnpm\n\n' +
+      'Dev servers running now:\n- `pnpm dev` in /w/apps/web: terminal "web" · pid 70 · http://localhost:5173/ · up 1m 5s · answers',
+    failure: { error: new Error('scan failed'), ...internal },
+  },
+  {
     tool: 'terminal_state',
     key: 'state',
     args: { name: 'ci', wait: true, timeout: 2000 },
@@ -130,7 +174,6 @@ const toolCases: readonly ToolCase[] = [
     failure: { error: new Error('the ledger is locked'), ...internal },
   },
 ];
-const toolCase = (tool: string): ToolCase => toolCases.find((c) => c.tool === tool)!;
 
 describe('MCP tools from source (createServer over an in-memory transport)', () => {
   let fixture: BridgeFixture;
@@ -151,8 +194,8 @@ describe('MCP tools from source (createServer over an in-memory transport)', () 
     const calls = script(fixture, c.key, () => c.result);
     const result = await session.call(c.tool, c.args, withProgressToken ? { onprogress: () => undefined } : {});
     assert.equal(result.isError, undefined, text(result));
-    // With a token the bridge request may also carry a progressId, for the extension's progress.
-    assert.deepEqual(withProgressToken ? calls.map(({ progressId: _, ...rest }) => rest) : calls, [c.params]);
+    // A progress token changes nothing in the params: progress is asked for beside them.
+    assert.deepEqual(calls, [c.params]);
     assert.deepEqual(result.structuredContent, { ...c.result, ledger: ledger.reminder });
     assert.equal(text(result), `${c.text}\n\n${ledger.reminderText}`);
   }
@@ -160,7 +203,7 @@ describe('MCP tools from source (createServer over an in-memory transport)', () 
   it('lists the terminal tools with described inputs, output schemas and honest annotations', async () => {
     const { tools } = await session.client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    assert.deepEqual(Object.keys(byName).sort(), ['kill_orphans', 'kill_process', 'list_processes', 'terminal_input', 'terminal_list', 'terminal_run', 'terminal_state']);
+    assert.deepEqual(Object.keys(byName).sort(), ['kill_orphans', 'kill_process', 'list_processes', 'terminal_input', 'terminal_list', 'terminal_run', 'terminal_state', 'workspace_info']);
     for (const tool of tools) {
       assert.ok(tool.description && tool.description.length > 40, `${tool.name} has a description`);
       assert.ok(tool.outputSchema, `${tool.name} has an output schema`);
@@ -176,6 +219,37 @@ describe('MCP tools from source (createServer over an in-memory transport)', () 
     assert.equal(byName.terminal_state!.annotations!.readOnlyHint, true);
     assert.deepEqual(byName.terminal_run!.inputSchema.required, ['command']);
     assert.deepEqual(session.client.getServerVersion(), { name: 'terminal-shepherd', title: 'Terminal Shepherd', version: IN_MEMORY_SERVER_VERSION });
+  });
+
+  it('annotations ask VS Code for what each tool does: no confirmation to read, one before acting, never a review of results', async () => {
+    const { tools } = await session.client.listTools();
+    const hints = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
+    // VS Code 1.139: readOnlyHint false = a confirmation before the call; openWorldHint true = a review of every result.
+    const readOnly = ['terminal_state', 'terminal_list', 'list_processes', 'workspace_info'];
+    const acting = ['terminal_run', 'terminal_input', 'kill_process', 'kill_orphans'];
+    for (const name of readOnly) assert.deepEqual(hints[name], { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }, name);
+    for (const name of acting) {
+      assert.equal(hints[name]!.readOnlyHint, false, `${name} asks before it acts`);
+      assert.equal(hints[name]!.destructiveHint, true, `${name} is honest about what it can destroy`);
+      assert.equal(hints[name]!.openWorldHint, false, `${name}'s results reach the model without a review`);
+    }
+    assert.deepEqual([...readOnly, ...acting].sort(), tools.map((t) => t.name).sort(), 'every tool is classified');
+  });
+
+  it('descriptions fit a model\'s budget and say what a model needs: when to prefer terminal_run, each status and the next call', async () => {
+    const { tools } = await session.client.listTools();
+    for (const tool of tools) {
+      assert.ok(tool.description!.length <= MAX_DESCRIPTION_CHARS, `${tool.name}: ${tool.description!.length} characters (most ${MAX_DESCRIPTION_CHARS})`);
+      assert.ok(tool.title && !/^Run\b/.test(tool.title), `${tool.name}: VS Code shows "Run <title>", so the title is a noun (${tool.title})`);
+    }
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t.description!]));
+    assert.match(byName.terminal_run!, /Prefer it to run_in_terminal/);
+    const returns = { terminal_run: ALL_RUN_STATUSES, terminal_state: REPORTED_STATUSES, terminal_input: REPORTED_STATUSES };
+    for (const [name, statuses] of Object.entries(returns)) {
+      for (const status of statuses) assert.ok(byName[name]!.includes(`- ${status}: ${runStatusGuide[status]}`), `${name} describes the status ${status}`);
+    }
+    assert.ok(!(REPORTED_STATUSES as readonly string[]).includes('already_running'), 'a report is always about a run that exists');
+    for (const status of runStatusSchema.options) assert.ok(runStatusGuide[status], `the guide covers ${status}`);
   });
 
   it('terminal_run maps its input to the bridge and returns structured content plus text', async () => {
@@ -220,6 +294,7 @@ describe('MCP tools from source (createServer over an in-memory transport)', () 
       ['terminal_run', { command: 'ls', name: 'a\u0007b' }, /name must not contain control characters/],
       ['terminal_run', { command: 'ls', waitMode: 'later' }, /waitMode/],
       ['terminal_run', { command: 'ls', timeout: 50 }, /timeout must be at least 100 ms/],
+      ['terminal_run', { command: 'ls', waitMode: 'ready', readyPattern: '(unclosed' }, /readyPattern must be a valid JavaScript regular expression/],
       ['terminal_state', { name: '' }, /name must not be empty/],
       ['terminal_input', { name: 'ci' }, /text/],
       ['kill_process', { pid: 0 }, /pid/],
@@ -231,6 +306,20 @@ describe('MCP tools from source (createServer over an in-memory transport)', () 
       assert.match(text(result), pattern);
     }
     assert.deepEqual(reached, [], 'no bad call reached the bridge');
+  });
+
+  it('the reminder names the running dev servers with their URLs', async () => {
+    fixture.handlers.ledgerSummary = () => ({
+      running: [],
+      orphaned: [],
+      servers: [{ terminal: 'web', command: 'npm run dev', pid: 70, ports: [5173], urls: ['http://localhost:5173/'] }],
+    });
+    script(fixture, 'list', () => ({ terminals: [] }));
+    const result = await session.call('terminal_list', {});
+    assert.match(text(result), /Dev servers running \(reuse them; terminal_run with the same command says already_running\):\n- `npm run dev` in terminal "web": http:\/\/localhost:5173\/ \(pid 70\)$/);
+    assert.deepEqual((result.structuredContent as { ledger: { servers: unknown } }).ledger.servers, [
+      { terminal: 'web', command: 'npm run dev', pid: 70, ports: [5173], urls: ['http://localhost:5173/'] },
+    ]);
   });
 
   it('turns extension errors into isError results naming the code and the next step', async () => {
@@ -259,16 +348,12 @@ describe('MCP tools from source (createServer over an in-memory transport)', () 
     });
   }
 
-  // VS Code's own MCP client sends a progress token with every call.
-  for (const tool of ['terminal_run', 'terminal_state', 'terminal_input', 'kill_process']) {
-    it(`${tool}: answers the same when the client sends a progress token`, () => expectAnswer(toolCase(tool), true));
+  // VS Code's own MCP client sends a progress token with every call. Those with strict empty params
+  // (terminal_list, list_processes, kill_orphans, workspace_info) failed with it:
+  // `error -32602: Invalid input: Unrecognized key: "progressId"` (issue 10).
+  for (const c of toolCases) {
+    it(`${c.tool} ${JSON.stringify(c.args)}: answers the same when the client sends a progress token`, () => expectAnswer(c, true));
   }
-  // KNOWN BUG (issue 10): progressId rejected by strict params; un-skip when fixed
-  it.skip('terminal_list: answers the same when the client sends a progress token', () => expectAnswer(toolCase('terminal_list'), true));
-  // KNOWN BUG (issue 10): progressId rejected by strict params; un-skip when fixed
-  it.skip('list_processes: answers the same when the client sends a progress token', () => expectAnswer(toolCase('list_processes'), true));
-  // KNOWN BUG (issue 10): progressId rejected by strict params; un-skip when fixed
-  it.skip('kill_orphans: answers the same when the client sends a progress token', () => expectAnswer(toolCase('kill_orphans'), true));
 
   it('relays progress while a run is long, when the client sent a progress token', async () => {
     fixture.handlers.run = async (params, context) => {

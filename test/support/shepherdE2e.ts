@@ -4,7 +4,9 @@
  * reaches the window through .devtools/bridge.json exactly as an MCP client outside VS Code would.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -25,11 +27,41 @@ export const E2E_MACHINE_SETTINGS: Record<string, unknown> = {
   'terminalShepherd.terminal.shellPath': '/bin/bash',
 };
 
+/** Where `npm run package` writes the .vsix a user installs. */
+export const VSIX = path.join(repoRoot, 'terminal-shepherd.vsix');
+
+/** `npm run package`: the production build and the .vsix; throws with npm's output when it fails.
+ * Call restoreDevelopmentBuild() afterwards, so later tests run on readable stacks again. */
+export function packageVsix(): { vsix: string; output: string } {
+  const r = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'package'], { cwd: repoRoot, encoding: 'utf8', timeout: 180_000 });
+  const output = `${r.stdout}\n${r.stderr}`;
+  if (r.status !== 0) throw new Error(`npm run package failed:\n${output}`);
+  return { vsix: VSIX, output };
+}
+
+/** The development build again (source maps, readable stacks), after packageVsix(). */
+export function restoreDevelopmentBuild(): void {
+  const rebuilt = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 });
+  if (rebuilt.status !== 0) console.error(`could not restore the development build: ${rebuilt.stderr}`);
+}
+
 export function makeWorkspace(): string {
   const ws = mkdtempSync(path.join(os.tmpdir(), 'tshep-e2e-'));
   mkdirSync(path.join(ws, 'sub dir'));
   writeFileSync(path.join(ws, 'README.md'), '# e2e workspace\n');
   return ws;
+}
+
+/** A TCP port free right now on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 export async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
@@ -135,4 +167,29 @@ export function ledgerEvents(workspace: string): { event: string; pid: number; n
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l));
+}
+
+export interface HostMemory {
+  /** Resident set size of the extension host process, bytes. */
+  readonly rss: number;
+  /** V8 heap in use, bytes. */
+  readonly heap: number;
+}
+
+/**
+ * The extension host's memory after a full GC (exposed for the measurement only) and a short
+ * pause, so what is left is what something still holds.
+ */
+export function extensionHostMemory(win: ShepherdWindow): Promise<HostMemory> {
+  return win.vscode.driver.evaluate<HostMemory>(
+    `
+    require('v8').setFlagsFromString('--expose_gc');
+    const gc = require('vm').runInNewContext('gc');
+    await new Promise((r) => setTimeout(r, 1000));
+    gc(); gc();
+    const m = process.memoryUsage();
+    return { rss: m.rss, heap: m.heapUsed };
+    `,
+    { timeoutMs: 60_000 },
+  );
 }

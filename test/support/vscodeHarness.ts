@@ -68,13 +68,18 @@ export interface LaunchOptions {
   vsix?: string[];
   /** User settings (User/settings.json), written before start, over DEFAULT_SETTINGS. */
   settings?: Record<string, unknown>;
-  /** Machine settings (Machine/settings.json): code-server's window is remote, so machine and
-   * machine-overridable settings (terminalShepherd.terminal.shellPath) only apply from here. */
+  /** Machine settings (Machine/settings.json): where code-server's remote window reads settings of
+   * scope `machine` and `machine-overridable` (it ignores them in User/settings.json). */
   machineSettings?: Record<string, unknown>;
+  /** Extension ids (`publisher.name`) allowed to use proposed APIs (`--enable-proposed-api`), for
+   * test-only extensions that list them in enabledApiProposals. */
+  enableProposedApi?: string[];
   /** Extra environment for code-server, hence for the extension host, pty host and terminals. `undefined` removes a variable.
    * By default TMPDIR points into the launch's temp dir (removed by stop()) and TS_HARNESS_RUN_ID /
    * TS_TEST_DRIVER_SOCKET are set; npm_*, VSCODE_*, NODE_OPTIONS and the like of the caller are dropped. */
   env?: Record<string, string | undefined>;
+  /** Extra code-server arguments, e.g. `['--log', 'debug']` (the extension host's log channels then keep debug lines). */
+  serverArgs?: string[];
   /** Load the driver extension and connect to it (default true). */
   driver?: boolean;
   /** Open the workbench in headless Chromium (default true). Without it the extension host does not start. */
@@ -501,7 +506,7 @@ export async function installVsix(install: VsCodeInstall, dirs: CodeServerDirs, 
 export async function startCodeServer(
   install: VsCodeInstall,
   dirs: CodeServerDirs,
-  o: { workspace: string; port: number; env: NodeJS.ProcessEnv; timeoutMs: number },
+  o: { workspace: string; port: number; env: NodeJS.ProcessEnv; timeoutMs: number; enableProposedApi?: readonly string[]; extraArgs?: readonly string[] },
 ): Promise<CodeServerProcess> {
   const args = [
     install.codeServerEntry,
@@ -514,6 +519,8 @@ export async function startCodeServer(
     '--config', dirs.configFile,
     '--extensions-dir', dirs.extensionsDir,
     '--user-data-dir', dirs.userDataDir,
+    ...(o.enableProposedApi ?? []).flatMap((id) => ['--enable-proposed-api', id]),
+    ...(o.extraArgs ?? []),
     o.workspace,
   ];
   const out = fs.openSync(dirs.logFile, 'a');
@@ -669,7 +676,14 @@ export class VsCode {
     let server: CodeServerProcess | undefined;
     for (let attempt = 1; !server; attempt++) {
       try {
-        server = await startCodeServer(this.install, this.dirs, { workspace: this.workspace, port: this.port, env, timeoutMs: this.timeouts.serverMs });
+        server = await startCodeServer(this.install, this.dirs, {
+          workspace: this.workspace,
+          port: this.port,
+          env,
+          timeoutMs: this.timeouts.serverMs,
+          ...(this.options.enableProposedApi ? { enableProposedApi: this.options.enableProposedApi } : {}),
+          ...(this.options.serverArgs ? { extraArgs: this.options.serverArgs } : {}),
+        });
       } catch (e) {
         // Another process took the free port between the check and code-server's bind: try another.
         if (this.options.port || attempt >= 3 || !/EADDRINUSE/.test((e as Error).message)) throw e;

@@ -12,19 +12,17 @@ import path from 'node:path';
 import {
   ErrorCodes,
   ResponseError,
-  createMessageConnection,
   type CancellationToken,
   type MessageConnection,
-  SocketMessageReader,
-  SocketMessageWriter,
 } from 'vscode-jsonrpc/node';
+import { createBridgeConnection } from '../../../common/src/bridgeTransport';
 import type { Logger } from '../../../common/src/logger';
 import {
   BridgeErrorCode,
   PROTOCOL_VERSION,
-  describeZodError,
   methods,
   notifications,
+  parseRequestArguments,
   type HelloResult,
   type MethodKey,
   type ParamsOf,
@@ -62,8 +60,9 @@ export async function startBridgeServer(options: BridgeServerOptions): Promise<B
   const token = randomBytes(32).toString('base64url');
   const { endpoint, cleanup } = await createEndpoint();
   const connections = new Set<{ connection: MessageConnection; socket: net.Socket }>();
+  const calls = new CallsInFlight();
   const server = net.createServer((socket) => {
-    const entry = { socket, connection: serveConnection(socket, token, options) };
+    const entry = { socket, connection: serveConnection(socket, token, options, calls) };
     connections.add(entry);
     socket.on('close', () => connections.delete(entry));
   });
@@ -82,17 +81,56 @@ export async function startBridgeServer(options: BridgeServerOptions): Promise<B
     token,
     dispose: () =>
       (disposed ??= (async () => {
-        // close() waits for open connections, so they go first.
+        // No new connections; calls in flight get a moment to answer (the window closing ends
+        // their waits), so a client reads why its call ended rather than a dropped connection.
+        // close() waits for open connections, so they are ended next.
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        await calls.settled(DISPOSE_ANSWER_MS);
+        await new Promise((resolve) => setTimeout(resolve, FLUSH_MS));
         for (const { connection, socket } of connections) {
           connection.dispose();
-          socket.destroy();
+          socket.end();
+          setTimeout(() => socket.destroy(), FLUSH_MS).unref();
         }
         connections.clear();
         await closed;
         await cleanup();
       })()),
   };
+}
+
+/** A hello is a few hundred bytes; this leaves room for a client's larger first write. */
+const MAX_UNAUTHENTICATED_BYTES = 64 * 1024;
+
+/** How long dispose() waits for calls in flight to answer, and for answers to reach the socket. */
+const DISPOSE_ANSWER_MS = 1000;
+const FLUSH_MS = 50;
+
+/** Requests being handled, so dispose() can let them answer first (bounded). */
+class CallsInFlight {
+  private count = 0;
+  private idle: (() => void) | undefined;
+
+  async track<T>(work: () => Promise<T>): Promise<T> {
+    this.count++;
+    try {
+      return await work();
+    } finally {
+      if (--this.count === 0) this.idle?.();
+    }
+  }
+
+  settled(timeoutMs: number): Promise<void> {
+    if (this.count === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, timeoutMs);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.idle = done;
+    });
+  }
 }
 
 async function createEndpoint(): Promise<{ endpoint: string; cleanup: () => Promise<void> }> {
@@ -114,9 +152,9 @@ function tokensMatch(expected: string, given: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function serveConnection(socket: net.Socket, token: string, options: BridgeServerOptions): MessageConnection {
+function serveConnection(socket: net.Socket, token: string, options: BridgeServerOptions, calls: CallsInFlight): MessageConnection {
   const { logger, handlers } = options;
-  const connection = createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
+  const connection = createBridgeConnection(socket);
   let authenticated = false;
   // Ends the connection once the error response is on its way (end() flushes queued writes).
   const closeSoon = (): void => {
@@ -139,6 +177,21 @@ function serveConnection(socket: net.Socket, token: string, options: BridgeServe
     connection.dispose();
   });
   socket.on('error', (error) => logger.debug('bridge socket error', error));
+  // Before hello a connection gets the bytes a hello needs, no more: a peer streaming data or
+  // announcing a huge Content-Length is dropped, never buffered.
+  let received = 0;
+  const capUnauthenticated = (chunk: Buffer): void => {
+    if (authenticated) {
+      socket.off('data', capUnauthenticated);
+      return;
+    }
+    received += chunk.length;
+    if (received > MAX_UNAUTHENTICATED_BYTES) {
+      logger.warn(`bridge: a connection sent ${received} bytes without authenticating; closing it`);
+      socket.destroy();
+    }
+  };
+  socket.on('data', capUnauthenticated);
 
   connection.onRequest(methods.hello.name, (raw: unknown) => {
     const parsed = methods.hello.params.safeParse(raw);
@@ -163,16 +216,22 @@ function serveConnection(socket: net.Socket, token: string, options: BridgeServe
 
   const register = <K extends Exclude<MethodKey, 'hello'>>(key: K): void => {
     const method = methods[key];
-    connection.onRequest(method.name, async (raw: unknown, cancel: CancellationToken) => {
+    // Positional params: [params] or [params, meta] (see requestArguments), then the token.
+    connection.onRequest(method.name, async (...args: unknown[]) => {
+      const cancel = args.pop() as CancellationToken;
       if (!authenticated) {
         return refuse(`${method.name} before bridge/hello`);
       }
-      const parsed = method.params.safeParse(raw ?? {});
+      const parsed = parseRequestArguments(key, args);
       if (!parsed.success) {
-        return new ResponseError(ErrorCodes.InvalidParams, `Invalid input: ${describeZodError(parsed.error)}`);
+        return new ResponseError(
+          BridgeErrorCode.InvalidInput,
+          `Invalid input for ${method.name}: ${parsed.error}. Correct the arguments as the tool's input schema describes and retry.`,
+        );
       }
-      const params = parsed.data as ParamsOf<K>;
-      const progressId = (params as { progressId?: string }).progressId;
+      const { params, meta } = parsed;
+      const progressId = meta.progressId;
+      logger.debug(`bridge: ${method.name}${progressId !== undefined ? ' (progress asked)' : ''}`);
       const abort = new AbortController();
       const onCancel = cancel.onCancellationRequested(() => abort.abort());
       const context: RequestContext = {
@@ -186,7 +245,7 @@ function serveConnection(socket: net.Socket, token: string, options: BridgeServe
         },
       };
       try {
-        const result = await handlers[key](params, context);
+        const result = await calls.track(async () => handlers[key](params, context));
         return method.result.parse(result);
       } catch (error) {
         return toResponseError(error, method.name, logger);
@@ -209,7 +268,12 @@ function serveConnection(socket: net.Socket, token: string, options: BridgeServe
       refuse(`notification ${method} before bridge/hello`);
     }
   });
-  connection.onError(([error]) => logger.debug('bridge connection error', error));
+  connection.onError(([error]) => {
+    logger.debug('bridge connection error', error);
+    if (!authenticated) {
+      socket.destroy(); // garbage before hello: nothing on this connection is worth serving
+    }
+  });
   connection.listen();
   return connection;
 }

@@ -2,14 +2,19 @@
  * The bridge's method table, served by the terminal service and the process ledger. Nothing runs
  * in an untrusted workspace; reading state and killing what the ledger owns stay available.
  */
+import type { ServerEntry } from '../../../common/src/protocol';
 import { BridgeErrorCode, ShepherdError } from '../core/errors';
 import type { ProcessLedger } from '../core/ledger';
+import type { DevServers } from '../core/servers/devServers';
+import type { WorkspaceStacks } from '../core/stacks/workspaceStacks';
 import type { TerminalService } from '../core/terminals/terminalService';
 import type { BridgeHandlers, RequestContext } from './bridgeServer';
 
 export interface HandlerDependencies {
   readonly terminals: TerminalService;
   readonly ledger: ProcessLedger;
+  readonly servers: DevServers;
+  readonly stacks: WorkspaceStacks;
   readonly isTrusted: () => boolean;
 }
 
@@ -43,6 +48,18 @@ export function createBridgeHandlers(deps: HandlerDependencies): BridgeHandlers 
     },
     killProcess: (params) => deps.ledger.kill(params.pid),
     killOrphans: () => deps.ledger.killOrphans(),
-    ledgerSummary: () => deps.ledger.summary(),
+    ledgerSummary: () => ({ ...deps.ledger.summary(), servers: serverEntries(deps) }),
+    workspaceInfo: async () => {
+      const analysis = await deps.stacks.analysis();
+      return { ...(analysis ? { analysis } : {}), servers: await deps.servers.listWithHealth(deps.terminals.sessionViews()) };
+    },
   };
+}
+
+/** The dev servers under managed terminals, as the per-response reminder names them (from memory). */
+function serverEntries(deps: HandlerDependencies): ServerEntry[] {
+  return deps.servers
+    .list(deps.terminals.sessionViews())
+    .filter((s) => s.terminal !== undefined)
+    .map((s) => ({ terminal: s.terminal!, command: s.command, ...(s.pid !== undefined ? { pid: s.pid } : {}), ports: s.ports, urls: s.urls }));
 }

@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
+import path from 'node:path';
+
+/** The same directory, however spelled (trailing separators, `.` segments); undefined equals only undefined. */
+export function samePath(a: string | undefined, b: string | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return path.resolve(a) === path.resolve(b);
+}
 
 /**
  * Replaces a file in one step (temp file + rename in the same directory), so a reader or a crash

@@ -8,6 +8,14 @@ import { BRIDGE_ENV } from '../../../common/src/protocol';
 
 /** Must match contributes.mcpServerDefinitionProviders[].id in package.json. */
 export const MCP_PROVIDER_ID = 'terminalShepherd.mcpServer';
+/** The server's name in VS Code (MCP: List Servers, the tool picker, "<label> (MCP Server)" on confirmations). */
+export const MCP_SERVER_LABEL = 'Terminal Shepherd';
+
+/** The id VS Code 1.139 gives the server an extension provides: `<extension id, lower case>/<label>`
+ * (what workbench.mcp.startServer takes). */
+export function mcpServerId(extensionId: string): string {
+  return `${extensionId.toLowerCase()}/${MCP_SERVER_LABEL}`;
+}
 
 export interface McpServerLaunch {
   readonly serverScript: string;
@@ -29,7 +37,7 @@ export function registerMcpServerProvider(launch: McpServerLaunch): vscode.Dispo
       if (launch.workspaceFolder) {
         env[BRIDGE_ENV.workspace] = launch.workspaceFolder;
       }
-      const definition = new vscode.McpStdioServerDefinition('Terminal Shepherd', process.execPath, args, env, launch.version);
+      const definition = new vscode.McpStdioServerDefinition(MCP_SERVER_LABEL, process.execPath, args, env, launch.version);
       if (launch.workspaceFolder) {
         definition.cwd = vscode.Uri.file(launch.workspaceFolder);
       }

@@ -13,6 +13,7 @@ import type {
   ShellExecution,
   ShellTerminal,
   TerminalCloseEvent,
+  TerminalCloseReason,
   TerminalHost,
 } from '../core/terminals/terminalPort';
 
@@ -53,6 +54,21 @@ class TerminalAdapter implements ShellTerminal {
   }
   dispose(): void {
     this.terminal.dispose();
+  }
+}
+
+function closeReason(reason: vscode.TerminalExitReason | undefined): TerminalCloseReason {
+  switch (reason) {
+    case vscode.TerminalExitReason.Process:
+      return 'shell';
+    case vscode.TerminalExitReason.User:
+      return 'user';
+    case vscode.TerminalExitReason.Shutdown:
+      return 'window';
+    case vscode.TerminalExitReason.Extension:
+      return 'extension';
+    default:
+      return 'unknown';
   }
 }
 
@@ -99,7 +115,7 @@ export class VsCodeTerminalHost implements TerminalHost, Disposable {
     this.disposables.add(
       vscode.window.onDidCloseTerminal((t) => {
         const terminal = this.adapters.get(t);
-        if (terminal) this.closeEmitter.fire({ terminal, exitCode: t.exitStatus?.code });
+        if (terminal) this.closeEmitter.fire({ terminal, exitCode: t.exitStatus?.code, reason: closeReason(t.exitStatus?.reason) });
       }),
     );
   }

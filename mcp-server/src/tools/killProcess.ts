@@ -11,13 +11,23 @@ export const registerKillProcess: ToolRegistration = (server, context) => {
   server.registerTool(
     'kill_process',
     {
-      title: 'Kill a process tree the ledger owns',
+      title: 'Process Tree Kill',
       description:
-        'Kills a process that a managed terminal started (or an orphan of an earlier window) together with its children, after checking it is still ' +
-        'the same process (pid and start time). Any other pid is refused: Terminal Shepherd never kills what it did not start.',
+        'Kills a process that a managed terminal started (or an orphan of an earlier window) with all its children: SIGTERM, then ' +
+        'SIGKILL after a short grace, after checking it is still the same process (pid and start time). Any other pid is refused: ' +
+        'Terminal Shepherd never kills what it did not start. Take the pid from list_processes. To stop the command running in a ' +
+        'terminal, terminal_input "\\u0003" is gentler.',
       inputSchema,
       outputSchema: withReminder(killResultSchema),
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        // Ends processes: VS Code asks before every call (unless the user allows it for the session).
+        readOnlyHint: false,
+        destructiveHint: true,
+        // Killing what is already gone changes nothing more.
+        idempotentHint: true,
+        // Local processes the ledger owns; its result (what was killed) needs no review.
+        openWorldHint: false,
+      },
     },
     (args, extra) => toolResult(context, () => callBridge(context, 'killProcess', { pid: args.pid }, extra), renderKill),
   );

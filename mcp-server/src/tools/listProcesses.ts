@@ -6,12 +6,20 @@ export const registerListProcesses: ToolRegistration = (server, context) => {
   server.registerTool(
     'list_processes',
     {
-      title: 'List processes started from terminals',
+      title: 'Process List',
       description:
-        'Every process the managed terminals spawned that is still running, as trees under their terminals (name, pid, parent, ports it listens on, ' +
-        'age, command line), and the orphans an earlier VS Code window left running. Check it before starting a dev server a second time.',
+        'Every process that commands in managed terminals started and that still runs, as trees under their terminals (pid, name, ' +
+        'command line, ports it listens on, age), and the orphans an earlier VS Code window left running. Check it before starting a ' +
+        'dev server, so none is started twice; kill_process or kill_orphans end what is no longer needed. It changes nothing.',
       outputSchema: withReminder(listProcessesResultSchema),
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        // Only reads the ledger and the OS: VS Code runs it without asking.
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        // Local processes the ledger owns; nothing outside the machine.
+        openWorldHint: false,
+      },
     },
     (extra) => toolResult(context, () => callBridge(context, 'listProcesses', {}, extra), renderProcesses),
   );

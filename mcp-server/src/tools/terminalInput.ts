@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { limits, terminalNameSchema, terminalRunResultSchema, timeoutMsSchema } from '../../../common/src/protocol';
 import { renderRunResult } from '../render';
+import { describeStatuses, REPORTED_STATUSES } from '../toolGuide';
 import { callBridge, defaultTimeoutNote, toolResult, withReminder, type ToolRegistration } from '../toolSupport';
 
 const inputSchema = {
@@ -17,13 +18,22 @@ export const registerTerminalInput: ToolRegistration = (server, context) => {
   server.registerTool(
     'terminal_input',
     {
-      title: 'Type into a running command',
+      title: 'Terminal Input',
       description:
-        'Sends text to the command running in a managed terminal (the answer to a prompt that terminal_run reported as "waiting_for_input", ' +
-        'or "\\u0003" for Ctrl+C), then waits like terminal_run and returns the same result shape.',
+        'Types into the command running in a managed terminal: the answer to a waiting_for_input prompt (Enter is pressed after it), ' +
+        'or a key such as "\\u0003" (Ctrl+C, to stop it) or "\\u0004" (Ctrl+D). Then waits like terminal_run and returns the same result.\n' +
+        describeStatuses(REPORTED_STATUSES),
       inputSchema,
       outputSchema: withReminder(terminalRunResultSchema),
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+      annotations: {
+        // Types into a running program: VS Code asks first, as for terminal_run.
+        readOnlyHint: false,
+        // An answer can confirm a deletion ("y"); Ctrl+C stops work.
+        destructiveHint: true,
+        idempotentHint: false,
+        // As terminal_run: the user's own terminal, whose output the user watches; no review of every result.
+        openWorldHint: false,
+      },
     },
     (args, extra) =>
       toolResult(context, () => callBridge(

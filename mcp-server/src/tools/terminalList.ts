@@ -6,10 +6,20 @@ export const registerTerminalList: ToolRegistration = (server, context) => {
   server.registerTool(
     'terminal_list',
     {
-      title: 'List managed terminals',
-      description: 'Every terminal Terminal Shepherd manages in the VS Code window: name, shell pid, busy or idle, cwd, and the current or last command with its status.',
+      title: 'Terminal List',
+      description:
+        'Every terminal Terminal Shepherd manages in this VS Code window: name, shell pid, busy or idle, cwd, and the current or last ' +
+        'command with its status and exit code. Use it to find a free terminal or what is still busy; terminal_state reports one in ' +
+        'full. It changes nothing.',
       outputSchema: withReminder(listResultSchema),
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        // Only reads: VS Code runs it without asking.
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        // The window's own terminals; nothing outside.
+        openWorldHint: false,
+      },
     },
     (extra) =>
       toolResult(context, () => callBridge(context, 'list', {}, extra), (r) => renderTerminalList(r.terminals)),

@@ -1,14 +1,11 @@
 import { z } from 'zod';
-import { limits, terminalNameSchema, terminalRunResultSchema, timeoutMsSchema, waitModeSchema } from '../../../common/src/protocol';
+import { commandSchema, limits, readyPatternSchema, terminalNameSchema, terminalRunResultSchema, timeoutMsSchema, waitModeSchema } from '../../../common/src/protocol';
 import { renderRunResult } from '../render';
+import { describeStatuses } from '../toolGuide';
 import { callBridge, defaultTimeoutNote, toolResult, withReminder, type ToolRegistration } from '../toolSupport';
 
 const inputSchema = {
-  command: z
-    .string()
-    .max(limits.commandChars)
-    .refine((s) => s.trim().length > 0, 'command must not be empty')
-    .describe('The command line to run, exactly as you would type it in the shell (bash, zsh, fish or pwsh). Multi-line input runs line by line.'),
+  command: commandSchema.describe('The command line to run, exactly as you would type it in the shell (bash, zsh, fish or pwsh). Multi-line input runs line by line.'),
   timeout: timeoutMsSchema
     .optional()
     .describe(`Milliseconds to wait for the command to finish before returning status "timeout" (the command keeps running). ${defaultTimeoutNote}; ${limits.minTimeoutMs}..${limits.maxTimeoutMs}.`),
@@ -17,34 +14,67 @@ const inputSchema = {
     .describe('Terminal to run in; "default" unless given. A new name creates a new terminal; an existing one is reused when idle (a busy terminal is refused, never interrupted).'),
   waitMode: waitModeSchema
     .optional()
-    .describe('"completion" (default) blocks until the command truly finished, asks for input, or times out. "background" returns at once with status "running", for dev servers and watchers.'),
+    .describe(
+      '"completion" (default) blocks until the command truly finished, asks for input, or times out. ' +
+        '"ready" for dev servers and watchers: returns status "running" with ready {ports, urls} once a port its processes listen on answers ' +
+        '(HTTP where there is a URL), or a watcher printed its ready line; fails fast when it exits (e.g. port taken: the holder is named), asks a question, or times out (it keeps running). ' +
+        '"background" returns at once with status "running". In "ready" and "background" mode the same command already running in the same directory is not started twice: status "already_running" with its URLs.',
+    ),
   cwd: z
     .string()
     .min(1)
     .optional()
     .describe('Working directory for the command, absolute or relative to the workspace folder. The terminal stays in it afterwards.'),
+  readyPattern: readyPatternSchema
+    .optional()
+    .describe('waitMode "ready": a JavaScript regular expression; the first output line matching it marks the command ready (for watchers without a port, or a custom ready line). Implies waitMode "ready".'),
+  restart: z
+    .boolean()
+    .optional()
+    .describe('With waitMode "ready" or "background": when the same command already runs in the same directory, kill its process tree and start it again instead of reporting "already_running".'),
 };
 
 export const registerTerminalRun: ToolRegistration = (server, context) => {
   server.registerTool(
     'terminal_run',
     {
-      title: 'Run a command in a VS Code terminal',
+      // VS Code shows "Run <title>" on the confirmation and "Ran <title>" afterwards: a noun reads well there.
+      title: 'Terminal Command',
       description:
-        'Runs a command in a real VS Code terminal and returns only when it has truly finished (exit code reported, shell back at its prompt), ' +
-        'with the output a person would see and the exit code. Returns early with an honest status instead of guessing: ' +
-        '"waiting_for_input" (with the prompt; answer with terminal_input), "timeout" (still running; follow with terminal_state), ' +
-        '"running" (waitMode "background"). Long output keeps head and tail, with the full text in outputFile.',
+        'Runs a shell command in a real VS Code terminal the user sees and returns when it has truly finished, with the exit code and ' +
+        'the output. Prefer it to run_in_terminal for the exit code, the whole output (long output keeps head and tail; outputFile has ' +
+        'all), answering prompts, or dev servers and watchers (waitMode "ready").\n' +
+        describeStatuses(),
       inputSchema,
       outputSchema: withReminder(terminalRunResultSchema),
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+      annotations: {
+        // Runs any command: VS Code asks before each call, offering "Allow in this Session/Workspace", as for run_in_terminal.
+        readOnlyHint: false,
+        // A command can delete files. VS Code 1.139 ignores this hint; other clients may ask harder.
+        destructiveHint: true,
+        // Running a command twice runs it twice.
+        idempotentHint: false,
+        // VS Code turns openWorldHint into a review of every result before the model sees it ("Approve Tool Result"), a
+        // second click per command that its own run_in_terminal does not ask for. The tool's domain is closed: the
+        // user's own terminal, in the workspace, running the command the user approved and watches; the output is what
+        // that command printed there. The approval that protects the user is the one before the command runs.
+        openWorldHint: false,
+      },
     },
     (args, extra) =>
       toolResult(context, () => callBridge(
         context,
         'run',
         // Absent fields stay undefined: JSON leaves them out and the extension applies its settings.
-        { command: args.command, timeoutMs: args.timeout, name: args.name, waitMode: args.waitMode, cwd: args.cwd },
+        {
+          command: args.command,
+          timeoutMs: args.timeout,
+          name: args.name,
+          waitMode: args.waitMode,
+          cwd: args.cwd,
+          readyPattern: args.readyPattern,
+          restart: args.restart,
+        },
         extra,
         args.timeout,
       ), renderRunResult),

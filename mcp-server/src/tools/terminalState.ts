@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { terminalNameSchema, terminalRunResultSchema, timeoutMsSchema } from '../../../common/src/protocol';
 import { renderRunResult } from '../render';
+import { describeStatuses, REPORTED_STATUSES } from '../toolGuide';
 import { callBridge, defaultTimeoutNote, toolResult, withReminder, type ToolRegistration } from '../toolSupport';
 
 const inputSchema = {
@@ -16,13 +17,22 @@ export const registerTerminalState: ToolRegistration = (server, context) => {
   server.registerTool(
     'terminal_state',
     {
-      title: 'Report or wait on a terminal\'s command',
+      title: 'Terminal Status',
       description:
-        'The status, output and exit code of the current or last command in a managed terminal, in the same shape as terminal_run. ' +
-        'Use it after terminal_run returned "timeout" or "running"; with wait: true it blocks until the command ends, asks for input or times out.',
+        'The current or last command of a managed terminal, reported as terminal_run reports it. Call it after terminal_run returned ' +
+        'timeout or running; wait: true blocks until the command ends, asks for input or the timeout passes. It changes nothing in the ' +
+        'terminal.\n' +
+        describeStatuses(REPORTED_STATUSES),
       inputSchema,
       outputSchema: withReminder(terminalRunResultSchema),
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        // Reports (and at most waits); never types or starts anything, so VS Code runs it without asking.
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        // Reads the user's own terminal in the workspace; nothing outside it (see terminal_run).
+        openWorldHint: false,
+      },
     },
     (args, extra) =>
       toolResult(context, () => callBridge(

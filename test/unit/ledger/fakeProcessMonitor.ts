@@ -107,11 +107,12 @@ export class FakeProcessMonitor implements ProcessMonitor {
     this.killRequests.push(id);
     const root = this.table.get(id.pid);
     if (root?.startTime !== id.startTime) {
-      return { killed: [], failed: [] };
+      return { killed: [], failed: [], targets: [] };
     }
     const killed: number[] = [];
     const failed: number[] = [];
-    for (const p of [root, ...descendantsFromTable([...this.table.values()], root.pid)]) {
+    const targets = [root, ...descendantsFromTable([...this.table.values()], root.pid)];
+    for (const p of targets) {
       this.signalled.push(p.pid);
       if (this.unkillable.has(identityKey(p))) {
         failed.push(p.pid);
@@ -121,7 +122,7 @@ export class FakeProcessMonitor implements ProcessMonitor {
       }
     }
     const ascending = (a: number, b: number): number => a - b;
-    return { killed: killed.sort(ascending), failed: failed.sort(ascending) };
+    return { killed: killed.sort(ascending), failed: failed.sort(ascending), targets };
   }
 
   async listeningPorts(pids: number[]): Promise<Map<number, number[]>> {
@@ -134,6 +135,11 @@ export class FakeProcessMonitor implements ProcessMonitor {
       }
     }
     return found;
+  }
+
+  async portHolders(port: number): Promise<number[]> {
+    this.calls.push('portHolders');
+    return [...this.ports].filter(([pid, ports]) => ports.includes(port) && this.table.has(pid)).map(([pid]) => pid);
   }
 
   async probeShell(shellPid: number): Promise<ShellActivity> {

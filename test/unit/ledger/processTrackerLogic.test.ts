@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { LedgerSummary } from '../../../common/src/protocol';
+import { BridgeErrorCode, ShepherdError } from '../../../extension/src/core/errors';
 import { setListenerErrorHandler } from '../../../extension/src/core/events';
 import type { LedgerStartup } from '../../../extension/src/core/ledger/api';
 import { LEDGER_FILES, type LedgerEvent, type SessionSummary } from '../../../extension/src/core/ledger/formats';
@@ -295,6 +296,64 @@ describe('ProcessTracker logic (fake process table, every OS)', function () {
     );
     assert.ok(await fake.isAlive(stranger));
     assert.deepEqual(fake.signalled, [vite.pid, esbuild.pid, late.pid, guarded.pid, tail.pid], 'nothing outside the ledger was touched');
+  });
+
+  it('kill(pid) logs every process it kills, also a child born since the last poll (spawned, then killed)', async () => {
+    const w = await openWindow(undefined, { settings: ON_DEMAND });
+    const shell = openTerminal(w.tracker, 'dev');
+    const server = fake.spawn(shell.pid, 'node', 'node server.js');
+    await w.tracker.refresh();
+    const worker = fake.spawn(server.pid, 'node', 'node worker.js'); // no poll has seen it
+
+    assert.deepEqual(await w.tracker.kill(server.pid), { killed: [server.pid, worker.pid], failed: [] });
+    assert.deepEqual(describeEvents(await w.events()), [
+      eventLine('started', server),
+      eventLine('spawned', worker),
+      eventLine('killed', server, 'kill_request'),
+      eventLine('killed', worker, 'kill_request'),
+    ]);
+    const spawned = (await w.events()).find((e) => e.event === 'spawned')!;
+    assert.deepEqual({ terminal: spawned.terminal, parentPid: spawned.parentPid, cmd: spawned.cmd }, { terminal: 'dev', parentPid: server.pid, cmd: 'node worker.js' });
+    assert.deepEqual(w.tracker.summary(), { running: [], orphaned: [] });
+  });
+
+  it('kill(pid) never logs a tracked process as killed when a stranger in the tree had reused its pid: that one completed, the stranger is logged', async () => {
+    const w = await openWindow(undefined, { settings: ON_DEMAND });
+    const shell = openTerminal(w.tracker, 'dev');
+    const server = fake.spawn(shell.pid, 'node', 'node server.js');
+    const oldChild = fake.spawn(server.pid, 'esbuild', 'esbuild --service');
+    await w.tracker.refresh();
+    fake.exit(oldChild.pid); // exits unseen...
+    const reuser = fake.spawn(server.pid, 'node', 'node worker.js', oldChild.pid); // ...and its pid is reused in the same tree
+
+    assert.deepEqual(await w.tracker.kill(server.pid), { killed: [server.pid, reuser.pid], failed: [] });
+    assert.deepEqual(describeEvents(await w.events()), [
+      eventLine('started', server),
+      eventLine('spawned', oldChild),
+      eventLine('spawned', reuser),
+      eventLine('killed', server, 'kill_request'),
+      eventLine('killed', reuser, 'kill_request'),
+      eventLine('completed', oldChild),
+    ]);
+    assert.deepEqual(w.tracker.summary(), { running: [], orphaned: [] });
+  });
+
+  it('after dispose (the window closing) kill() and killOrphans() refuse and touch nothing', async () => {
+    const w = await openWindow(undefined, { settings: ON_DEMAND });
+    const shell = openTerminal(w.tracker, 'dev');
+    const server = fake.spawn(shell.pid, 'node', 'node server.js');
+    await w.tracker.refresh();
+    await w.tracker.dispose();
+    const closing = (error: unknown): boolean => {
+      assert.ok(error instanceof ShepherdError);
+      assert.equal(error.code, BridgeErrorCode.WindowClosing);
+      assert.match(error.message, /^The VS Code window is closing, so nothing was killed\. .*list_processes/);
+      return true;
+    };
+    await assert.rejects(w.tracker.kill(server.pid), closing);
+    await assert.rejects(w.tracker.killOrphans(), closing);
+    assert.deepEqual(fake.killRequests, []);
+    assert.ok(await fake.isAlive(server));
   });
 
   it('terminalClosed(name) kills what that terminal’s processes still run, not other terminals’', async () => {

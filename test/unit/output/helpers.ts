@@ -1,5 +1,6 @@
 /** Shared helpers for the output pipeline tests. */
 import { TerminalRenderer, type TerminalRendererOptions } from '../../../extension/src/core/output/terminalRenderer';
+import { Random } from '../../soak/random';
 
 export interface Rendered {
   /** Text emitted as final, in order (lines end in "\n"). */
@@ -40,16 +41,10 @@ export function joinLines(emitted: string, screen: readonly string[]): string[] 
   return lines;
 }
 
-/** Deterministic pseudo-random numbers (mulberry32). */
+/** Deterministic pseudo-random numbers in [0, 1) (the reliability suite's seeded source). */
 export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const source = new Random(seed);
+  return () => source.next();
 }
 
 /** Splits a string into chunks of random length (1..max). */

@@ -209,6 +209,41 @@ describe('OutputCapture', () => {
     });
   });
 
+  describe('a log file that fails after it was opened (read-only or full .devtools)', () => {
+    for (const [what, target, code] of [
+      ['cannot be opened (the path is a directory: the open fails after the stream was made)', 'dir', /^EISDIR: /],
+      ['fills the disk (/dev/full: every write fails with ENOSPC)', '/dev/full', /^ENOSPC: no space left on device$/],
+    ] as const) {
+      it(`never names a log file that ${what}, says why, and reports the failure once`, async function () {
+        if (target === '/dev/full' && !fs.existsSync('/dev/full')) {
+          console.warn('    !!! SKIPPING: no /dev/full on this system !!!');
+          this.skip();
+        }
+        const failures: string[] = [];
+        const file = target === 'dir' ? fs.mkdtempSync(path.join(dir, 'is-a-dir-')) : target;
+        // More than one 64 KB write batch, so a write has reached the disk before close.
+        const c = await captureOf(`${C}${'line\r\n'.repeat(30_000)}`, {
+          limitChars: 1000,
+          logFilePath: () => file,
+          onLogFileFailure: (p, e) => failures.push(`${p}: ${e.message}`),
+        });
+        // Before close, as a `timeout` result reads it: the stream's error has had time to arrive.
+        await new Promise((r) => setTimeout(r, 50));
+        const early = c.snapshot();
+        assert.equal(early.truncated, true);
+        assert.equal(early.outputFile, undefined);
+        assert.match(early.outputFileError ?? '', code);
+        assert.match(early.output, /omitted; full output could not be saved \(E[A-Z]+: [^)]+\) \.\.\.\]/);
+        await c.close();
+        const late = c.snapshot();
+        assert.equal(late.outputFile, undefined);
+        assert.match(late.outputFileError ?? '', code);
+        assert.equal(failures.length, 1, failures.join('\n'));
+        assert.ok(failures[0]!.startsWith(`${file}: `));
+      });
+    }
+  });
+
   describe('memory', () => {
     it('stays bounded for 50 MB of output', async function () {
       this.timeout(300_000);

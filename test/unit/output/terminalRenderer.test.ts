@@ -283,4 +283,52 @@ describe('TerminalRenderer', () => {
       renderer.dispose();
     });
   });
+
+  describe('emulator reuse', () => {
+    /** What earlier runs may leave behind in an emulator. */
+    const leftovers: Array<[string, string]> = [
+      ['the alternate screen on', 'vim\x1b[?1049h\x1b[Hfull screen app'],
+      ['a scroll region', '\x1b[5;10r\x1b[5Hinside'],
+      ['the DEC graphics charset and SO', '\x1b(0\x1b)0\x0eqqq'],
+      ['tab stops cleared and odd ones set', '\x1b[3g\x1b[4G\x1bH\x1b[11G\x1bH'],
+      ['colors and attributes', '\x1b[1;4;31;44mloud'],
+      ['origin, insert and no-wraparound modes, a saved cursor', '\x1b[3;20r\x1b[?6h\x1b[4h\x1b[?7l\x1b[5;5H\x1b7'],
+      ['a soft-wrapped line at the bottom', 'x'.repeat(1000)],
+      ['scrolled output', Array.from({ length: 400 }, (_, i) => `old line ${i}`).join('\r\n')],
+    ];
+    /** Uses what those would break: tabs, plain ASCII that a charset remaps, wrapping, scrolling, cursor moves. */
+    const probe =
+      'a\tb\tc\r\nqqq lmn\r\n' + 'y'.repeat(650) + '\r\n' + Array.from({ length: 80 }, (_, i) => `line ${i}`).join('\r\n') +
+      '\r\n\x1b[2Aup two\x1b[2B\r\nprogress 1%\rprogress 100%\r\nend\r\n';
+
+    for (const [left, leftover] of leftovers) {
+      it(`renders like a fresh emulator after an earlier run left ${left}`, async () => {
+        const fresh = await render(probe, { reuseEmulator: false });
+        let emitted = '';
+        const earlier = new TerminalRenderer({ onOutput: () => undefined });
+        earlier.write(leftover);
+        await earlier.flush();
+        earlier.dispose();
+        const renderer = new TerminalRenderer({ onOutput: (text) => (emitted += text) });
+        try {
+          assert.equal(renderer.reusedEmulator, true, 'the earlier emulator was at rest: it is reused');
+          renderer.write(probe);
+          await renderer.flush();
+          assert.deepEqual(joinLines(emitted, renderer.currentScreen()), fresh.lines);
+        } finally {
+          renderer.dispose();
+        }
+      });
+    }
+
+    it('never reuses an emulator left inside an escape sequence, or stalled', async () => {
+      const earlier = new TerminalRenderer({ onOutput: () => undefined });
+      earlier.write('\x1b]0;a title that never ends');
+      await earlier.flush();
+      earlier.dispose();
+      const next = new TerminalRenderer({ onOutput: () => undefined });
+      assert.equal(next.reusedEmulator, false);
+      next.dispose();
+    });
+  });
 });

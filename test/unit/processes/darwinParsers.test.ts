@@ -106,8 +106,16 @@ describe('macOS ps / lsof parsers (recorded output)', () => {
         continue;
       }
       const [expected, output] = line.split('|');
-      assert.equal(darwinForeground(parseDarwinShellState(output!)), expected, line);
+      assert.equal(darwinForeground({ code: 0, stdout: `${output!}\n`, failed: false }), expected, line);
     }
-    assert.equal(darwinForeground(parseDarwinShellState('')), 'unknown', 'ps found no such pid');
+    assert.deepEqual(parseDarwinShellState('Ss+    901   901\n'), { stat: 'Ss+', tpgid: 901, pgid: 901 });
+  });
+
+  it('tells a gone shell (ps lists no such pid) from no answer at all', () => {
+    assert.equal(darwinForeground({ code: 1, stdout: '', failed: false }), 'gone', 'ps ran and found no such pid');
+    assert.equal(darwinForeground({ code: 1, stdout: '\n', failed: false }), 'gone');
+    assert.equal(darwinForeground({ code: null, stdout: '', failed: true }), 'unknown', 'ps could not run or timed out');
+    assert.equal(darwinForeground({ code: 2, stdout: '', failed: false }), 'unknown', 'ps refused its arguments');
+    assert.equal(darwinForeground({ code: 0, stdout: 'garbage\n', failed: false }), 'unknown');
   });
 });

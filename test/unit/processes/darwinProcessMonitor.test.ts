@@ -10,7 +10,7 @@ import { createProcessMonitor } from '../../../extension/src/core/processes/inde
 import { LinuxProcessMonitor } from '../../../extension/src/core/processes/linuxProcessMonitor';
 import { toIdentity } from '../../../extension/src/core/processes/types';
 import { WindowsProcessMonitor } from '../../../extension/src/core/processes/windowsProcessMonitor';
-import { ProcessJanitor, hasCommand, waitFor } from './helpers';
+import { hasCommand, killOutcome, ProcessJanitor, waitFor } from './helpers';
 import { describeWhere } from '../../support/skips';
 
 const canRun = process.platform === 'linux' && hasCommand('ps');
@@ -67,10 +67,13 @@ describeWhere(canRun, 'needs Linux with procps ps to stand in for BSD ps')('Darw
     assert.deepEqual((await monitor.listeningPorts([server.pid!])).get(server.pid!), [port]);
   });
 
-  it('probeShell without a controlling terminal is unknown', async () => {
+  it('probeShell without a controlling terminal is unknown; once the process exited, gone', async () => {
     const daemon = janitor.spawn('sleep', ['30'], { detached: true });
     await waitFor('sleep', async () => (await monitor.listAll()).some((p) => p.pid === daemon.pid && p.name === 'sleep'));
     assert.equal((await monitor.probeShell(daemon.pid!)).foreground, 'unknown');
+    daemon.kill('SIGKILL');
+    await waitFor('the exit reaped', () => (daemon.exitCode !== null || daemon.signalCode !== null ? true : undefined));
+    assert.deepEqual(await monitor.probeShell(daemon.pid!), { foreground: 'gone', readingTerminal: false });
   });
 });
 
@@ -94,6 +97,6 @@ describe('createProcessMonitor', () => {
     assert.match(warnings[0] ?? '', /no process monitor for platform aix/);
     assert.deepEqual(await m.listAll(), []);
     assert.deepEqual(await m.probeShell(process.pid), { foreground: 'unknown', readingTerminal: 'unknown' });
-    assert.deepEqual(await m.killTree({ pid: process.pid, startTime: 'x' }), { killed: [], failed: [] });
+    assert.deepEqual(killOutcome(await m.killTree({ pid: process.pid, startTime: 'x' })), { killed: [], failed: [] });
   });
 });

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { DarwinProcessMonitor } from '../../../extension/src/core/processes/darwinProcessMonitor';
 import { LinuxProcessMonitor } from '../../../extension/src/core/processes/linuxProcessMonitor';
 import type { ShellActivity } from '../../../extension/src/core/processes/types';
@@ -151,11 +152,29 @@ describe('LinuxProcessMonitor.probeShell (real bash under a real pty)', function
     type('kill %1; set -m\n');
   });
 
-  it('a dead or tty-less process is unknown', async () => {
-    assert.deepEqual(await monitor.probeShell(2 ** 22 + 4321), { foreground: 'unknown', readingTerminal: 'unknown' });
+  it('a tty-less process is unknown; a pid with no process, or a zombie, is gone', async () => {
+    assert.deepEqual(await monitor.probeShell(2 ** 22 + 4321), { foreground: 'gone', readingTerminal: false });
+    assert.deepEqual(await monitor.probeShell(0), { foreground: 'unknown', readingTerminal: 'unknown' }, 'not a pid to ask about');
     const daemon = janitor.spawn('sleep', ['30'], { detached: true }); // setsid-like: no controlling tty
     await waitFor('sleep', async () => (await monitor.descendants(process.pid)).some((p) => p.pid === daemon.pid && p.name === 'sleep'));
     const a = await monitor.probeShell(daemon.pid!);
     assert.equal(a.foreground, 'unknown');
+    // A zombie: its parent (bash exec'ing into a sleeper, which never reaps) has not waited for it.
+    const parent = janitor.spawn('bash', ['-c', 'sleep 0.05 & exec sleep 30'], { detached: true });
+    const zombie = await waitFor('the zombie child', () => {
+      const children = readFileSync(`/proc/${parent.pid}/task/${parent.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+      return children.find((pid) => /^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8')));
+    });
+    assert.deepEqual(await monitor.probeShell(zombie), { foreground: 'gone', readingTerminal: false });
+  });
+
+  it('an interactive shell killed with SIGKILL: gone', async () => {
+    const victim = janitor.spawn('script', ['-qfec', 'bash --norc --noprofile -i', '/dev/null'], { detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    victim.stdout?.resume();
+    victim.stderr?.resume();
+    const shell = await waitFor('the victim bash', async () => (await monitor.descendants(victim.pid!)).find((p) => p.name === 'bash'));
+    await waitFor('its prompt', async () => ((await monitor.probeShell(shell.pid)).foreground === 'shell' ? true : undefined));
+    process.kill(shell.pid, 'SIGKILL');
+    await waitFor('gone', async () => ((await monitor.probeShell(shell.pid)).foreground === 'gone' ? true : undefined));
   });
 });

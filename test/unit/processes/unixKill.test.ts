@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { silentLogger } from '../../../common/src/logger';
 import type { ProcessInfo } from '../../../extension/src/core/processes/types';
 import { killTreeUnix, type UnixKillDeps } from '../../../extension/src/core/processes/unixKill';
+import { killOutcome } from './helpers';
 
 interface FakeProcess {
   info: ProcessInfo;
@@ -83,7 +84,7 @@ describe('killTreeUnix (simulated processes)', () => {
     const w = new FakeWorld();
     w.add(10, 1, 10);
     const result = await killTreeUnix({ pid: 10, startTime: 'other' }, {}, w.deps());
-    assert.deepEqual(result, { killed: [], failed: [] });
+    assert.deepEqual(killOutcome(result), { killed: [], failed: [] });
     assert.deepEqual(w.signals, []);
   });
 
@@ -96,7 +97,7 @@ describe('killTreeUnix (simulated processes)', () => {
     w.add(13, 1, 11); // escaped the tree (reparented) but kept the job's group
     w.add(20, 1, 20); // unrelated
     const result = await killTreeUnix(w.id(10), {}, w.deps());
-    assert.deepEqual(result, { killed: [10, 11, 12, 13], failed: [] });
+    assert.deepEqual(killOutcome(result), { killed: [10, 11, 12, 13], failed: [] });
     assert.ok(w.signals.includes('SIGTERM:-11'), 'job group signalled');
     assert.ok(!w.signals.some((s) => s.endsWith(`:-${OWN_PGID}`)), 'own group never signalled');
     assert.ok(!w.signals.some((s) => s.endsWith(':20') || s.endsWith(':-20')));
@@ -116,7 +117,7 @@ describe('killTreeUnix (simulated processes)', () => {
     const result = await killTreeUnix(w.id(10), {}, w.deps());
     assert.ok(!w.signals.includes('SIGTERM:12') && !w.signals.includes('SIGKILL:12'), `signals: ${w.signals.join(' ')}`);
     assert.equal(w.procs.get(12)!.alive, true, 'the newcomer survives');
-    assert.deepEqual(result, { killed: [10, 12], failed: [] }, 'the original 12 is gone');
+    assert.deepEqual(killOutcome(result), { killed: [10, 12], failed: [] }, 'the original 12 is gone');
   });
 
   it('escalates to SIGKILL for survivors, including children they forked during the grace', async () => {
@@ -129,7 +130,7 @@ describe('killTreeUnix (simulated processes)', () => {
     const result = await killTreeUnix(w.id(10), { graceMs: 200 }, w.deps());
     assert.ok(w.signals.includes('SIGKILL:11'));
     assert.ok(w.signals.includes('SIGKILL:30'), 'the late child is found and killed');
-    assert.deepEqual(result, { killed: [10, 11, 30], failed: [] });
+    assert.deepEqual(killOutcome(result), { killed: [10, 11, 30], failed: [] });
   });
 
   it('reports processes that survive SIGKILL as failed', async () => {
@@ -137,7 +138,7 @@ describe('killTreeUnix (simulated processes)', () => {
     w.add(10, 1, 10);
     w.add(11, 10, 10, { ignoresTerm: true, unkillable: true }); // e.g. stuck in uninterruptible I/O
     const result = await killTreeUnix(w.id(10), { graceMs: 0 }, w.deps());
-    assert.deepEqual(result, { killed: [10], failed: [11] });
+    assert.deepEqual(killOutcome(result), { killed: [10], failed: [11] });
   });
 
   it('spares the caller when it is inside the tree, and refuses pid 1 and itself as roots', async () => {
@@ -148,7 +149,7 @@ describe('killTreeUnix (simulated processes)', () => {
     const result = await killTreeUnix(w.id(10), {}, w.deps());
     assert.deepEqual(result.killed, [10]);
     assert.ok(!w.signals.includes(`SIGTERM:${OWN_PID}`));
-    assert.deepEqual(await killTreeUnix(w.id(1), {}, w.deps()), { killed: [], failed: [] });
-    assert.deepEqual(await killTreeUnix(w.id(OWN_PID), {}, w.deps()), { killed: [], failed: [] });
+    assert.deepEqual(killOutcome(await killTreeUnix(w.id(1), {}, w.deps())), { killed: [], failed: [] });
+    assert.deepEqual(killOutcome(await killTreeUnix(w.id(OWN_PID), {}, w.deps())), { killed: [], failed: [] });
   });
 });

@@ -104,7 +104,9 @@ describe('Windows ConvertTo-Json parsers (recorded JSON)', () => {
     assert.match(busy.foregroundCommand ?? '', /server\.js/);
     const idle = windowsShellActivity(rows.filter((p) => p.pid !== 7100), 7000);
     assert.deepEqual(idle, { foreground: 'shell', readingTerminal: 'unknown', foregroundPids: [7000] });
-    assert.deepEqual(windowsShellActivity([], 7000), { foreground: 'unknown', readingTerminal: 'unknown' });
+    // The query answered without the shell: it is gone (a failed query never gets here: unknown).
+    assert.deepEqual(windowsShellActivity([], 7000), { foreground: 'gone', readingTerminal: false });
+    assert.deepEqual(windowsShellActivity(rows.filter((p) => p.pid !== 7000), 7000), { foreground: 'gone', readingTerminal: false }, 'children whose parent pid names a dead shell');
     assert.equal(isConsoleHost('CONHOST.EXE'), true);
     assert.equal(isConsoleHost('OpenConsole.exe'), true);
     assert.equal(isConsoleHost('cmd.exe'), false);

@@ -10,7 +10,7 @@ import {
   WindowsProcessMonitor,
   queryProcessesScript,
 } from '../../../extension/src/core/processes/windowsProcessMonitor';
-import { fixture } from './helpers';
+import { fixture, killOutcome } from './helpers';
 
 class FakeSession {
   rows = parseJsonRows(fixture('win32-processes-ps51.json'));
@@ -91,7 +91,7 @@ describe('WindowsProcessMonitor (fake PowerShell session)', () => {
     const shell = (await monitor.listAll()).find((p) => p.pid === 7000)!;
     const result = await monitor.killTree(shell);
     assert.deepEqual(session.killed, [7000, 7010, 7100, 7200], 'root first');
-    assert.deepEqual(result, { killed: [7000, 7010, 7100, 7200], failed: [] });
+    assert.deepEqual(killOutcome(result), { killed: [7000, 7010, 7100, 7200], failed: [] });
     assert.deepEqual(
       (await monitor.listAll()).map((p) => p.pid).sort((a, b) => a - b),
       [0, 4, 6120, 8000],
@@ -102,11 +102,11 @@ describe('WindowsProcessMonitor (fake PowerShell session)', () => {
   it('killTree does nothing when the creation time does not match, and reports processes it could not end', async () => {
     const session = new FakeSession();
     const monitor = new WindowsProcessMonitor({ session });
-    assert.deepEqual(await monitor.killTree({ pid: 7000, startTime: '2020-01-01T00:00:00.0000000Z' }), { killed: [], failed: [] });
+    assert.deepEqual(killOutcome(await monitor.killTree({ pid: 7000, startTime: '2020-01-01T00:00:00.0000000Z' })), { killed: [], failed: [] });
     assert.deepEqual(session.killed, []);
     session.protectedPids.add(7200);
     const node = (await monitor.listAll()).find((p) => p.pid === 7100)!;
-    assert.deepEqual(await monitor.killTree(node), { killed: [7100], failed: [7200] });
+    assert.deepEqual(killOutcome(await monitor.killTree(node)), { killed: [7100], failed: [7200] });
   });
 
   it('listeningPorts keeps only the requested pids', async () => {
@@ -125,6 +125,15 @@ describe('WindowsProcessMonitor (fake PowerShell session)', () => {
     assert.deepEqual(busy.foregroundPids, [7100]);
     session.rows = session.rows.filter((r) => r.ProcessId !== 7100 && r.ProcessId !== 7010); // the shell alone: one object
     assert.deepEqual(await monitor.probeShell(7000), { foreground: 'shell', readingTerminal: 'unknown', foregroundPids: [7000] });
-    assert.deepEqual(await monitor.probeShell(424242), { foreground: 'unknown', readingTerminal: 'unknown' });
+    assert.deepEqual(await monitor.probeShell(424242), { foreground: 'gone', readingTerminal: false });
+  });
+
+  it('probeShell: PowerShell failing is no answer (unknown), never "gone"', async () => {
+    const session = new FakeSession();
+    session.run = async () => {
+      throw new Error('PowerShell exited');
+    };
+    const monitor = new WindowsProcessMonitor({ session });
+    assert.deepEqual(await monitor.probeShell(7000), { foreground: 'unknown', readingTerminal: 'unknown' });
   });
 });

@@ -218,4 +218,52 @@ describe('CommandRun', () => {
     await sleep(10);
     assert.equal(timers(), before);
   });
+
+  it('ends as terminal_closed (shell_gone, no exit code) once the OS says the shell is gone and VS Code stays silent', async () => {
+    let gone = false;
+    const { run } = makeRun(() => (gone ? { foreground: 'gone', readingTerminal: false } : busy()));
+    run.executionStarted('exit 3');
+    setTimeout(() => (gone = true), 50);
+    const t0 = performance.now();
+    assert.equal(await run.wait({ timeoutMs: 6000 }), 'terminal_closed');
+    assert.ok(performance.now() - t0 >= 1900, 'VS Code gets its grace to report the close first');
+    assert.deepEqual(run.state, { kind: 'terminal_closed', exitCode: undefined, end: 'shell_gone' });
+    assert.equal((await runResult(run, 'terminal_closed')).exitCode, undefined);
+    run.dispose();
+  });
+
+  it('asks the OS whether the shell lives about once a second where it cannot tell reading (macOS, Windows)', async () => {
+    let gone = false;
+    const { run, probes } = makeRun(() => (gone ? { foreground: 'gone', readingTerminal: false } : { foreground: 'job', readingTerminal: 'unknown' }));
+    run.executionStarted('a');
+    await sleep(1200);
+    const quiet = probes.length;
+    assert.ok(quiet >= 1 && quiet <= 3, `about one probe a second, not every 250 ms (${quiet})`);
+    gone = true;
+    assert.equal(await run.wait({ timeoutMs: 6000 }), 'terminal_closed');
+    run.dispose();
+  });
+
+  it('takes the exit code VS Code reports within the grace after the OS said the shell is gone', async () => {
+    const { run } = makeRun(() => ({ foreground: 'gone', readingTerminal: false }));
+    run.executionStarted('exit 3');
+    await sleep(400); // the OS has answered "gone"; VS Code's close is on its way
+    run.terminalClosed(3);
+    assert.equal(await run.wait({ timeoutMs: 1000 }), 'terminal_closed');
+    assert.deepEqual(run.state, { kind: 'terminal_closed', exitCode: 3, end: 'closed' });
+    await sleep(2100);
+    assert.deepEqual(run.state, { kind: 'terminal_closed', exitCode: 3, end: 'closed' }, 'the grace timer is gone with the run');
+    run.dispose();
+  });
+
+  it('ends every pending wait at once when disposed (the window closes), and later waits too', async () => {
+    const { run } = makeRun(busy);
+    run.executionStarted('a');
+    const waits = [run.wait({ timeoutMs: 60_000 }), run.wait({ timeoutMs: 60_000, stopAtInput: false })];
+    const t0 = performance.now();
+    run.dispose();
+    assert.deepEqual(await Promise.all(waits), ['disposed', 'disposed']);
+    assert.ok(performance.now() - t0 < 100);
+    assert.equal(await run.wait({ timeoutMs: 60_000 }), 'disposed');
+  });
 });

@@ -8,6 +8,7 @@
  * shell's exit code. What a terminal does with a command or with typed text is up to each test
  * (`onExecute`, `onSendText`).
  */
+import path from 'node:path';
 import { Emitter } from '../../../extension/src/core/events';
 import type { ShellActivity } from '../../../extension/src/core/processes/types';
 import type {
@@ -19,9 +20,13 @@ import type {
   ShellExecution,
   ShellTerminal,
   TerminalCloseEvent,
+  TerminalCloseReason,
   TerminalHost,
 } from '../../../extension/src/core/terminals/terminalPort';
 
+
+/** The repository's shell integration scripts (shipped at the package's top as shell/). */
+export const SHELL_SCRIPTS = path.join(__dirname, '..', '..', '..', 'shell');
 const osc = (body: string): string => `\x1b]${body}\x07`;
 
 /** VS Code's shell integration markers, as they appear in an execution's raw stream. */
@@ -144,16 +149,16 @@ export class FakeTerminal implements ShellTerminal {
     this.shown.push(preserveFocus);
   }
 
-  /** The shell exited or the user closed the terminal. */
-  close(exitCode: number | undefined): void {
+  /** The shell exited (with an exit code), or the user closed the terminal (without), unless `reason` says otherwise. */
+  close(exitCode: number | undefined, reason: TerminalCloseReason = exitCode === undefined ? 'user' : 'shell'): void {
     if (this.closed) return;
     this.closed = true;
-    this.host.fireClose({ terminal: this, exitCode });
+    this.host.fireClose({ terminal: this, exitCode, reason });
   }
 
   dispose(): void {
     this.disposed = true;
-    this.close(undefined);
+    this.close(undefined, 'extension');
   }
 }
 
@@ -258,12 +263,19 @@ export class FakeTerminalHost implements TerminalHost {
 
 export const idleShell: ShellActivity = Object.freeze({ foreground: 'shell', readingTerminal: false });
 
-/** The OS probe of a shell: answers `activity` (idle at its prompt unless a test says otherwise) and records each pid asked about. */
+export const goneShell: ShellActivity = Object.freeze({ foreground: 'gone', readingTerminal: false });
+
+/**
+ * The OS probe of a shell: answers `activity` (idle at its prompt unless a test says otherwise),
+ * or `gone` for the pids in `gone`, and records each pid asked about.
+ */
 export class ScriptedProbe {
   activity: ShellActivity = idleShell;
+  /** Shells the OS says no longer exist. */
+  readonly gone = new Set<number>();
   readonly probed: number[] = [];
   readonly probeShell = (shellPid: number): Promise<ShellActivity> => {
     this.probed.push(shellPid);
-    return Promise.resolve(this.activity);
+    return Promise.resolve(this.gone.has(shellPid) ? goneShell : this.activity);
   };
 }

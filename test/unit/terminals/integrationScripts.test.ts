@@ -6,6 +6,7 @@
  * still run and see the command's status.
  */
 import assert from 'node:assert/strict';
+import { SHELL_SCRIPTS } from './fakeTerminalHost';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,7 +17,6 @@ import { shellInfo } from '../../../extension/src/core/terminals/shellKind';
 import { describeWhere } from '../../support/skips';
 import { TempDirs } from '../ledger/helpers';
 
-const SHELL_SCRIPTS = path.join(__dirname, '..', '..', '..', 'shell');
 
 function which(command: string): string | undefined {
   const r = spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' });

@@ -7,7 +7,6 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { LinuxProcessMonitor } from '../../../extension/src/core/processes/linuxProcessMonitor';
 import { OutputCapture } from '../../../extension/src/core/output/outputCapture';
 import { defaultSettings, type ShepherdSettings } from '../../../extension/src/core/settings';
@@ -16,9 +15,8 @@ import { hasScriptCommand } from '../../../extension/src/core/terminals/pty/ptyT
 import { TerminalService } from '../../../extension/src/core/terminals/terminalService';
 import { describeWhere } from '../../support/skips';
 import { collectingLogger, TempDirs, waitFor } from '../ledger/helpers';
-import { FakeTerminalHost } from './fakeTerminalHost';
+import { FakeTerminalHost, SHELL_SCRIPTS } from './fakeTerminalHost';
 
-const SHELL_SCRIPTS = path.join(__dirname, '..', '..', '..', 'shell');
 const available = process.platform === 'linux' && hasScriptCommand() && existsSync('/bin/bash');
 
 describeWhere(available, 'needs Linux, bash and util-linux `script`')('the extension-owned terminal (pseudoterminal strategy) with real processes', function () {

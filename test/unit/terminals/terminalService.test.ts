@@ -14,12 +14,11 @@ import type { ShellActivity } from '../../../extension/src/core/processes/types'
 import { defaultSettings, type ShepherdSettings } from '../../../extension/src/core/settings';
 import { TerminalService, type TerminalServiceEvent } from '../../../extension/src/core/terminals/terminalService';
 import { collectingLogger, TempDirs, waitFor } from '../ledger/helpers';
-import { FakeTerminalHost, idleShell, marks, ScriptedProbe, type FakeTerminal } from './fakeTerminalHost';
+import { FakeTerminalHost, idleShell, marks, ScriptedProbe, type FakeTerminal, SHELL_SCRIPTS } from './fakeTerminalHost';
 import { integrationFilesProvider } from '../../../extension/src/core/terminals/integration/integrationFiles';
 import { managedEnv } from '../../../extension/src/core/terminals/integration/integrationLaunch';
 import { pwshFileText } from '../../../extension/src/core/terminals/commandText';
 
-const SHELL_SCRIPTS = path.join(__dirname, '..', '..', '..', 'shell');
 
 const testSettings: ShepherdSettings = {
   ...defaultSettings,
@@ -83,7 +82,7 @@ describe('TerminalService against a fake TerminalHost', () => {
   let privateDir: string;
   const runsDir = (): string => path.join(privateDir, 'runs');
 
-  function setup(options: { settings?: Partial<ShepherdSettings>; noWorkspace?: boolean } = {}): void {
+  function setup(options: { settings?: Partial<ShepherdSettings>; noWorkspace?: boolean; logFilePath?: () => string } = {}): void {
     workspace = dirs.make('terminal-service-');
     mkdirSync(path.join(workspace, 'sub'));
     host = new FakeTerminalHost();
@@ -92,7 +91,7 @@ describe('TerminalService against a fake TerminalHost', () => {
     service = new TerminalService({
       host,
       settings: () => settings,
-      createOutput: () => new OutputCapture({ limitChars: settings.outputLimitChars }),
+      createOutput: () => new OutputCapture({ limitChars: settings.outputLimitChars, ...(options.logFilePath ? { logFilePath: options.logFilePath } : {}) }),
       probeShell: probe.probeShell,
       workspaceFolder: () => (options.noWorkspace ? undefined : workspace),
       integrationFiles: integrationFilesProvider(SHELL_SCRIPTS, (privateDir = dirs.make('terminal-service-private-'))),
@@ -693,6 +692,28 @@ describe('TerminalService against a fake TerminalHost', () => {
     });
   });
 
+  describe('long output', () => {
+    it('names the log file with the whole output when it could be written', async () => {
+      const logs = dirs.make('logs-');
+      setup({ settings: { outputLimitChars: 1000 }, logFilePath: () => path.join(logs, 'run.log') });
+      script(host, { 'seq 1 5000': [Array.from({ length: 5000 }, (_, i) => `${i + 1}\r\n`).join(''), 0] });
+      const result = await service.run({ command: 'seq 1 5000' });
+      assert.equal(result.truncated, true);
+      assert.equal(result.outputFile, path.join(logs, 'run.log'));
+      assert.equal(result.message, undefined);
+    });
+
+    it('says in the result that the full output could not be saved when .devtools/logs cannot be written', async () => {
+      const blocked = dirs.make('blocked-'); // a directory where the log file should be: the open fails
+      setup({ settings: { outputLimitChars: 1000 }, logFilePath: () => blocked });
+      script(host, { 'seq 1 5000': [Array.from({ length: 5000 }, (_, i) => `${i + 1}\r\n`).join(''), 0] });
+      const result = await service.run({ command: 'seq 1 5000' });
+      assert.equal(result.truncated, true);
+      assert.equal(result.outputFile, undefined);
+      assert.match(String(result.message), /^The full output could not be saved under \.devtools\/logs \(EISDIR: [^)]+\); only its head and tail are here\.$/);
+    });
+  });
+
   describe('closed terminals', () => {
     it('reports terminal_closed with the exit code when the shell exits mid-run', async () => {
       script(host);
@@ -707,8 +728,93 @@ describe('TerminalService against a fake TerminalHost', () => {
         command: 'node server.js',
         pid: 1001,
         strategy: 'vscode',
-        message: 'Terminal "default" was closed (by the user or because its shell exited) before the command finished.',
+        message: 'The shell of terminal "default" exited before the command finished (the exit code is the shell\'s). terminal_run with the name "default" starts a new terminal.',
       });
+    });
+
+    it('a shell killed mid-run (VS Code says exit code 0, as for a signal) never reports a success', async () => {
+      script(host);
+      const call = service.run({ command: 'sleep 60' });
+      const terminal = await executionsIn(host, 'default', 1);
+      terminal.close(0);
+      const result = await call;
+      assert.equal(result.status, 'terminal_closed');
+      assert.equal(result.exitCode, undefined);
+      assert.match(String(result.message), /VS Code reported exit code 0, which it also reports for a shell killed by a signal, so no exit code is given/);
+      assert.deepEqual(service.list(), []);
+    });
+
+    it('the shell gone while VS Code keeps the terminal (no close event ever): terminal_closed, the terminal disposed, the name starts afresh', async () => {
+      script(host, { 'echo reborn': ['reborn\r\n', 0] });
+      const events: string[] = [];
+      service.onDidChange((e) => events.push(e.kind));
+      const call = service.run({ command: 'exit 3', timeoutMs: 5000 });
+      const terminal = await executionsIn(host, 'default', 1);
+      probe.gone.add(terminal.pid);
+      const result = await call;
+      assert.deepEqual(withoutDuration(result), {
+        status: 'terminal_closed',
+        output: '',
+        name: 'default',
+        command: 'exit 3',
+        pid: 1001,
+        message:
+          'The shell of terminal "default" is gone (it exited or was killed) before the command finished. VS Code kept the terminal ' +
+          "without reporting the shell's exit, so no exit code is given; the terminal was closed. terminal_run with the name \"default\" starts a new terminal.",
+      });
+      assert.ok(result.durationMs < 3000, `ended by the OS's answer, not the timeout (${result.durationMs} ms)`);
+      assert.equal(terminal.disposed, true, 'the dead terminal is closed');
+      assert.deepEqual(service.list(), []);
+      assert.deepEqual(events, ['sessionCreated', 'runStarted', 'runStateChanged', 'sessionClosed']);
+      const again = await service.run({ command: 'echo reborn' });
+      assert.equal(again.output, 'reborn');
+      assert.equal(again.pid, 1002);
+    });
+
+    it('the shell gone, then VS Code closes the terminal with the exit code: that exit code is reported', async () => {
+      script(host);
+      const call = service.run({ command: 'exit 3' });
+      const terminal = await executionsIn(host, 'default', 1);
+      probe.gone.add(terminal.pid);
+      await sleep(500); // probed "gone" meanwhile; VS Code's close comes within the grace
+      terminal.close(3);
+      const result = await call;
+      assert.equal(result.status, 'terminal_closed');
+      assert.equal(result.exitCode, 3);
+    });
+
+    it('an idle terminal whose shell died unseen is replaced by the next run, not typed into', async () => {
+      script(host, { true: ['', 0] });
+      await service.run({ command: 'true' });
+      const dead = host.last;
+      probe.gone.add(dead.pid);
+      const result = await service.run({ command: 'true' });
+      assert.equal(dead.disposed, true);
+      assert.equal(result.status, 'completed');
+      assert.equal(result.pid, 1002);
+      assert.equal(dead.executions.length, 1, 'nothing was typed into the dead terminal');
+    });
+
+    it('the window closing closes the terminal first: terminal_closed, saying so, with no exit code', async () => {
+      script(host);
+      const call = service.run({ command: 'npm test' });
+      const terminal = await executionsIn(host, 'default', 1);
+      terminal.close(0, 'window');
+      const result = await call;
+      assert.equal(result.status, 'terminal_closed');
+      assert.equal(result.exitCode, undefined);
+      assert.match(String(result.message), /^Terminal "default" closed because the VS Code window is closing or reloading; the command ended with it\. Once the window is back/);
+    });
+
+    it('a call waiting when the service is disposed (window reload) ends at once with WindowClosing, not at its timeout', async () => {
+      script(host);
+      const call = service.run({ command: 'npm test', timeoutMs: 60_000 });
+      await executionsIn(host, 'default', 1);
+      const t0 = performance.now();
+      service.dispose();
+      await rejectsWith(call, BridgeErrorCode.WindowClosing, /^The VS Code window is closing or reloading, so the wait on `npm test` in terminal "default" ended/);
+      assert.ok(performance.now() - t0 < 1000);
+      service.dispose(); // idempotent
     });
 
     it('answers a call waiting on a terminal the user closes, keeps its last run, and starts a new terminal for the name', async () => {
@@ -720,6 +826,7 @@ describe('TerminalService against a fake TerminalHost', () => {
       const closed = await waiting;
       assert.equal(closed.status, 'terminal_closed');
       assert.equal(closed.exitCode, undefined);
+      assert.equal(closed.message, 'Terminal "default" was closed by the user before the command finished. terminal_run with the name "default" starts a new terminal.');
       assert.equal(closed.command, 'npm run dev');
 
       assert.deepEqual(withoutDuration(await service.state({ name: 'default' })), withoutDuration(closed));

@@ -6,6 +6,7 @@ import {
   findProcess,
   isEmptyOverview,
   pickRows,
+  serverFacts,
   terminalHeading,
   treeOf,
 } from '../../../extension/src/vscode/ui/processModel';
@@ -17,9 +18,20 @@ describe('ui process model', () => {
   const escaped = proc(300, { name: 'node', terminalName: 'gone' });
   const orphan = proc(400, { name: 'sleep', terminalName: 'old', status: 'orphaned', children: [proc(401, { status: 'orphaned' })] });
 
+  const devServer = {
+    terminal: 'server',
+    command: 'python3 -m http.server',
+    pid: 100,
+    ports: [8000],
+    urls: ['http://localhost:8000/'],
+    startedAt: '2025-01-01T09:57:00.000Z',
+    uptimeMs: 180_000,
+    status: 'running' as const,
+  };
   const overview = buildOverview(
     { active: [server, sleeper, escaped], orphaned: [orphan] },
     [terminal('default', 10), terminal('server', 20, { busy: true, command: 'python3 -m http.server' }), terminal('idle', 30)],
+    [devServer],
   );
 
   it('groups processes under their terminals, in the terminal order, closed terminals last', () => {
@@ -33,15 +45,19 @@ describe('ui process model', () => {
       ],
     );
     assert.equal(overview.terminals[1]!.command, 'python3 -m http.server');
+    assert.deepEqual(overview.terminals.map((t) => t.urls), [[], ['http://localhost:8000/'], [], []]);
     assert.deepEqual(overview.orphans.map((p) => p.pid), [400]);
   });
 
-  it('pick rows: a separator per terminal with processes, then the orphans, children one level deeper', () => {
-    const rows = pickRows(overview).map((r) => (r.kind === 'separator' ? `-- ${r.label}` : `${r.depth}:${r.process.pid}:${r.terminal ?? '-'}:${r.orphan}`));
+  it('pick rows: a separator per terminal with processes, its server URLs, then the orphans, children one level deeper', () => {
+    const rows = pickRows(overview).map((r) =>
+      r.kind === 'separator' ? `-- ${r.label}` : r.kind === 'url' ? `url ${r.url} in ${r.terminal}` : `${r.depth}:${r.process.pid}:${r.terminal ?? '-'}:${r.orphan}`,
+    );
     assert.deepEqual(rows, [
       '-- default · shell pid 10',
       '0:200:default:false',
       '-- server · shell pid 20',
+      'url http://localhost:8000/ in server',
       '0:100:server:false',
       '1:101:server:false',
       '-- gone (closed)',
@@ -61,7 +77,8 @@ describe('ui process model', () => {
   it('tree and orphan helpers', () => {
     assert.deepEqual(treeOf(server).map((p) => p.pid), [100, 101]);
     assert.deepEqual(allOrphans(overview).map((p) => p.pid), [400, 401]);
-    assert.equal(terminalHeading({ name: 'x', shellPid: undefined, open: true, busy: false, command: undefined, processes: [] }), 'x');
+    assert.equal(terminalHeading({ name: 'x', shellPid: undefined, open: true, busy: false, command: undefined, processes: [], urls: [] }), 'x');
+    assert.deepEqual(serverFacts([devServer, { ...devServer, terminal: undefined, status: 'orphaned' }]), { count: 1, servers: [{ url: 'http://localhost:8000/', text: 'python3 -m http.server in server' }] });
   });
 
   it('empty: no terminal and no orphan (the view shows its welcome)', () => {

@@ -30,6 +30,14 @@ describe('ui status bar model', () => {
     assert.match(m.tooltip, /Click to show processes\.$/);
   });
 
+  it('dev servers: counted with their URLs in the tooltip', () => {
+    const server = { terminal: 'web', command: 'npm run dev', pid: 1, ports: [5173], urls: ['http://localhost:5173/'], startedAt: '2025-01-01T09:57:00.000Z', uptimeMs: 1, status: 'running' as const };
+    const m = statusBarModel({ running: [entry(1, { name: 'node', ports: [5173] })], orphaned: [entry(9)] }, NOW, [server]);
+    assert.equal(m.text, '$(server-process) 1  $(globe) 1  $(warning) 1');
+    assert.equal(m.accessibilityLabel, 'Terminal Shepherd: 1 running process, 1 dev server, 1 orphaned process');
+    assert.ok(m.tooltip.includes('Dev servers:\n\n- [http://localhost:5173/](http://localhost:5173/) · npm run dev in web\n'), m.tooltip);
+  });
+
   it('orphans: both counts and the warning colours', () => {
     const m = statusBarModel({ running: [], orphaned: [entry(9, { name: 'sleep', terminalName: 'old' })] }, NOW);
     assert.equal(m.text, '$(server-process) 0  $(warning) 1');

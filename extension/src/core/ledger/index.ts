@@ -26,9 +26,17 @@ export interface ProcessLedgerOptions {
   /** Read on every poll and append. */
   readonly settings: () => LedgerSettings;
   readonly logger: Logger;
+  /** Every failure to write under dataDir (each is logged too). */
+  readonly onWriteFailure?: (path: string, error: unknown) => void;
 }
 
 export function createProcessLedger(options: ProcessLedgerOptions): ProcessLedger {
   const store = new LedgerStore({ dir: options.dataDir, logger: options.logger, maxLogBytes: () => options.settings().logMaxBytes });
-  return new ProcessTracker({ monitor: options.monitor, store, settings: options.settings, logger: options.logger });
+  return new ProcessTracker({
+    monitor: options.monitor,
+    store,
+    settings: options.settings,
+    logger: options.logger,
+    ...(options.onWriteFailure ? { onWriteFailure: options.onWriteFailure } : {}),
+  });
 }

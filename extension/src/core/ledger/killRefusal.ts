@@ -42,3 +42,11 @@ function refusalMessage(pid: number, ctx: RefusalContext): string {
   }
   return `pid ${pid} is not a process Terminal Shepherd started in this window, so it is not killed. ${HINT}`;
 }
+
+/** The window is closing: nothing is killed now (the next window finds what still runs as orphans). */
+export function closingError(): ShepherdError {
+  return new ShepherdError(
+    BridgeErrorCode.WindowClosing,
+    'The VS Code window is closing, so nothing was killed. Once the window is back, list_processes shows what still runs (as orphans) and kill_process / kill_orphans end it.',
+  );
+}

@@ -39,18 +39,26 @@ export class LedgerWriter {
     sources: LedgerWriterSources,
     timing: PersistenceTiming,
     private readonly logger: Logger,
+    /** Every write failure, for the user's one notice (the log has each). */
+    private readonly onWriteFailure: (path: string, error: unknown) => void = () => undefined,
   ) {
     this.active = new BoundedDebounce(() => this.writeActive(sources), {
       delayMs: timing.activeDelayMs,
       maxDelayMs: timing.activeMaxDelayMs,
       maxRetryMs: MAX_RETRY_MS,
-      onError: (error) => logger.warn(`ledger: could not write ${store.activePath}; will retry`, error),
+      onError: (error) => {
+        logger.warn(`ledger: could not write ${store.activePath}; will retry`, error);
+        onWriteFailure(store.activePath, error);
+      },
     });
     this.session = new BoundedDebounce(() => store.writeSession(sources.sessionSummary()), {
       delayMs: timing.sessionDelayMs,
       maxDelayMs: timing.sessionMaxDelayMs,
       maxRetryMs: MAX_RETRY_MS,
-      onError: (error) => logger.warn('ledger: could not write the session summary; will retry', error),
+      onError: (error) => {
+        logger.warn('ledger: could not write the session summary; will retry', error);
+        onWriteFailure(store.dir, error);
+      },
     });
   }
 
@@ -60,7 +68,10 @@ export class LedgerWriter {
     }
     this.appending = this.appending
       .then(() => this.store.append(events))
-      .catch((error: unknown) => this.logger.warn(`ledger: could not append ${events.length} event(s) to the process log`, error));
+      .catch((error: unknown) => {
+        this.logger.warn(`ledger: could not append ${events.length} event(s) to the process log`, error);
+        this.onWriteFailure(this.store.logPath, error);
+      });
   }
 
   /** Settles when every event appended so far is written (or failed and was logged). */

@@ -25,24 +25,31 @@ export async function aliveKeys(monitor: ProcessMonitor, records: readonly Track
   return alive;
 }
 
+/** One target's tree kill: the tracked record it started from, and the monitor's answer. */
+export interface TreeKill {
+  readonly target: TrackedRecord;
+  readonly result: KillResult;
+}
+
 /**
  * Kills each target's tree, oldest first so a child usually goes down with its parent (a target
- * already killed that way is skipped). A pid counts as failed only if no tree killed it.
+ * already killed that way, same identity, is skipped).
  */
-export async function killTrees(monitor: ProcessMonitor, targets: readonly TrackedRecord[]): Promise<{ killed: Set<number>; failed: Set<number> }> {
-  const killed = new Set<number>();
-  const failed = new Set<number>();
+export async function killTrees(monitor: ProcessMonitor, targets: readonly TrackedRecord[]): Promise<TreeKill[]> {
+  const killed = new Set<string>();
+  const kills: TreeKill[] = [];
   const ordered = [...targets].sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.pid - b.pid);
-  for (const record of ordered) {
-    if (killed.has(record.pid)) {
+  for (const target of ordered) {
+    if (killed.has(identityKey(target))) {
       continue;
     }
-    const result: KillResult = await monitor.killTree(identityOf(record));
+    const result = await monitor.killTree(identityOf(target));
+    const byPid = new Map(result.targets.map((p) => [p.pid, p]));
     for (const pid of result.killed) {
-      killed.add(pid);
-      failed.delete(pid);
+      const info = byPid.get(pid);
+      if (info) killed.add(identityKey(info));
     }
-    result.failed.filter((pid) => !killed.has(pid)).forEach((pid) => failed.add(pid));
+    kills.push({ target, result });
   }
-  return { killed, failed };
+  return kills;
 }

@@ -38,3 +38,17 @@ function inCycle(pid: number, parentOf: Map<number, number>): boolean {
   }
   return false;
 }
+
+/** Every process of trees, parents before children, each pid once. */
+export function flattenProcesses(roots: readonly TrackedProcess[]): TrackedProcess[] {
+  const out: TrackedProcess[] = [];
+  const seen = new Set<number>();
+  const visit = (p: TrackedProcess): void => {
+    if (seen.has(p.pid)) return;
+    seen.add(p.pid);
+    out.push(p);
+    for (const child of p.children ?? []) visit(child);
+  };
+  for (const root of roots) visit(root);
+  return out;
+}

@@ -11,11 +11,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../../../../common/src/logger';
 import type { KillResult, LedgerSummary, ListProcessesResult } from '../../../../common/src/protocol';
-import { isActionablePid, type ProcessIdentity, type ProcessMonitor } from '../processes/types';
+import { isActionablePid, type ProcessIdentity, type ProcessInfo, type ProcessMonitor } from '../processes/types';
 import { Emitter } from '../events';
 import { defaultLedgerSettings, type LedgerSettings, type LedgerStartup, type ProcessLedger } from './api';
 import { identityKey, type KillReason, type LedgerEvent, type OwnerIdentity, type SessionSummary } from './formats';
-import { notOwnedError, type RefusalContext } from './killRefusal';
+import { closingError, notOwnedError, type RefusalContext } from './killRefusal';
 import type { LedgerStore } from './ledgerStore';
 import { DEFAULT_TIMING, LedgerWriter, type PersistenceTiming } from './ledgerWriter';
 import { claimOrphans } from './orphanClaim';
@@ -46,6 +46,8 @@ export interface ProcessTrackerDeps {
   readonly owner?: OwnerIdentity;
   readonly sessionId?: string;
   readonly persistence?: Partial<PersistenceTiming>;
+  /** Every failure to write the data dir (the log has each; the user is told once). */
+  readonly onWriteFailure?: (path: string, error: unknown) => void;
 }
 
 interface TerminalWatch {
@@ -108,7 +110,7 @@ export class ProcessTracker implements ProcessLedger {
       },
       sessionSummary: () => this.sessionSummary(),
     };
-    this.writer = new LedgerWriter(deps.store, this.sessionId, sources, { ...DEFAULT_TIMING, ...deps.persistence }, deps.logger);
+    this.writer = new LedgerWriter(deps.store, this.sessionId, sources, { ...DEFAULT_TIMING, ...deps.persistence }, deps.logger, deps.onWriteFailure);
   }
 
   // ---- lifecycle ------------------------------------------------------------------------------
@@ -222,6 +224,9 @@ export class ProcessTracker implements ProcessLedger {
   }
 
   async kill(pid: number): Promise<KillResult> {
+    if (this.disposing) {
+      throw closingError();
+    }
     const refusal = this.refusalContext(pid);
     if (!isActionablePid(pid) || pid === refusal.ownPid || refusal.shellTerminal !== undefined) {
       throw notOwnedError(pid, refusal);
@@ -237,6 +242,9 @@ export class ProcessTracker implements ProcessLedger {
     }
     const target = record;
     return this.exclusive(async () => {
+      if (this.disposing) {
+        throw closingError();
+      }
       if (!isLive(target) || !(await this.deps.monitor.isAlive(identityOf(target)))) {
         if (isLive(target)) {
           this.end(target, 'completed');
@@ -251,7 +259,13 @@ export class ProcessTracker implements ProcessLedger {
   }
 
   killOrphans(): Promise<KillResult> {
+    if (this.disposing) {
+      return Promise.reject(closingError());
+    }
     return this.exclusive(async () => {
+      if (this.disposing) {
+        throw closingError();
+      }
       const orphans = this.liveRecords().filter((r) => r.status === 'orphaned');
       const result = orphans.length > 0 ? await this.killRecords(orphans, 'orphan_cleanup') : NO_KILLS;
       await this.commitDurably();
@@ -267,6 +281,7 @@ export class ProcessTracker implements ProcessLedger {
       await store.init();
     } catch (error) {
       logger.error(`ledger: cannot prepare ${store.dir}; processes are tracked in memory only`, error);
+      this.deps.onWriteFailure?.(store.dir, error);
     }
     const claim = await claimOrphans(this.deps, this.sessionId, this.owner);
     this.owner = claim.owner;
@@ -437,22 +452,62 @@ export class ProcessTracker implements ProcessLedger {
 
   // ---- killing --------------------------------------------------------------------------------
 
-  /** Kills the targets' trees and records the outcome of every tracked process involved. */
+  /**
+   * Kills the targets' trees and logs the outcome of every process involved, by identity: a child
+   * born since the last poll is recorded (spawned) before it is logged killed, and a tracked
+   * process whose pid a killed stranger reused is not taken for it.
+   */
   private async killRecords(targets: readonly TrackedRecord[], reason: KillReason): Promise<KillResult> {
-    const { killed, failed } = await killTrees(this.deps.monitor, targets.filter(isLive));
-    // A live record's pid names exactly one live process: the one killTree verified and killed.
-    for (const record of this.liveRecords()) {
-      if (killed.has(record.pid)) {
-        this.end(record, 'killed', reason);
+    const kills = await killTrees(this.deps.monitor, targets.filter(isLive));
+    const killed = new Set<number>();
+    const failed = new Set<number>();
+    const killedKeys = new Set<string>();
+    for (const { target, result } of kills) {
+      const seen = new Map(result.targets.map((p) => [p.pid, p]));
+      // The tree as the kill saw it: what no poll had seen is recorded first (the failed ones
+      // stay tracked), so the log tells who existed before it tells who was killed.
+      for (const info of result.targets) {
+        if (!this.records.has(identityKey(info)) && info.pid !== target.pid) {
+          this.recordUnseen(info, target);
+        }
       }
+      for (const pid of result.killed) {
+        const info = seen.get(pid);
+        const record = info && this.records.get(identityKey(info));
+        if (record && isLive(record)) {
+          this.end(record, 'killed', reason);
+        }
+        if (info) killedKeys.add(identityKey(info));
+        killed.add(pid);
+        failed.delete(pid);
+      }
+      result.failed.filter((pid) => !killed.has(pid)).forEach((pid) => failed.add(pid));
     }
-    const unaccounted = targets.filter((r) => isLive(r) && !failed.has(r.pid));
+    // Targets that were not killed (already gone), and tracked processes whose pid the kill found
+    // on another process: ended on their own, unless still alive.
+    const unaccounted = this.liveRecords().filter(
+      (r) => (targets.includes(r) && !failed.has(r.pid)) || ((killed.has(r.pid) || failed.has(r.pid)) && !killedKeys.has(identityKey(r))),
+    );
     const alive = await aliveKeys(this.deps.monitor, unaccounted);
     unaccounted.filter((r) => !alive.has(identityKey(r))).forEach((r) => this.end(r, 'completed'));
     if (failed.size > 0) {
       this.deps.logger.warn(`ledger: could not kill ${[...failed].join(', ')} (${reason})`);
     }
     return { killed: [...killed].sort((a, b) => a - b), failed: [...failed].sort((a, b) => a - b) };
+  }
+
+  /** A process of a tracked tree that no poll saw: recorded (and logged) under the tree's terminal. */
+  private recordUnseen(info: ProcessInfo, treeRoot: TrackedRecord): TrackedRecord {
+    const record: TrackedRecord = {
+      ...recordFromInfo(info, treeRoot.terminalName, treeRoot.watchId),
+      ...(treeRoot.status === 'orphaned' ? { status: 'orphaned' as const } : {}),
+      ...(treeRoot.originSessionId !== undefined ? { originSessionId: treeRoot.originSessionId } : {}),
+    };
+    this.records.set(identityKey(record), record);
+    this.counts.tracked++;
+    this.pendingEvents.push(eventFor('spawned', record, this.sessionId, new Date(this.now()).toISOString()));
+    this.dirty = true;
+    return record;
   }
 
   private refusalContext(pid: number): RefusalContext {

@@ -31,7 +31,7 @@ export function identityOf(record: TrackedRecord): ProcessIdentity {
   return { pid: record.pid, startTime: record.startTime, commandLine: record.commandLine };
 }
 
-export function recordFromInfo(info: ProcessInfo, terminalName: string, watchId: number): TrackedRecord {
+export function recordFromInfo(info: ProcessInfo, terminalName: string, watchId: number | undefined): TrackedRecord {
   return {
     pid: info.pid,
     startTime: info.startTime,
@@ -42,7 +42,7 @@ export function recordFromInfo(info: ProcessInfo, terminalName: string, watchId:
     terminalName,
     status: 'running',
     ports: [],
-    watchId,
+    ...(watchId !== undefined ? { watchId } : {}),
   };
 }
 

@@ -35,6 +35,8 @@ export interface OutputCaptureOptions {
   /** `write` returns false while more than this many characters wait for the renderer or disk. */
   readonly highWaterChars?: number;
   readonly logger?: Logger;
+  /** Called once when the log file cannot be created or written (the user is told elsewhere). */
+  readonly onLogFileFailure?: (path: string, error: Error) => void;
 }
 
 export interface OutputSnapshot {
@@ -45,6 +47,8 @@ export interface OutputSnapshot {
   readonly totalLines: number;
   /** The log file holding the whole output; set when truncated and the file could be written. */
   readonly outputFile?: string;
+  /** Why the whole output could not be saved, when it is truncated and the log file failed. */
+  readonly outputFileError?: string;
 }
 
 /** What the capture holds in memory right now: the figures its memory bound is proven with. */
@@ -71,6 +75,7 @@ export class OutputCapture {
   private readonly highWater: number;
   private readonly logFilePath: (() => string) | undefined;
   private readonly logger: Logger | undefined;
+  private readonly onLogFileFailure: ((path: string, error: Error) => void) | undefined;
 
   /** First headCap characters of the finished text stream. */
   private head = '';
@@ -104,6 +109,7 @@ export class OutputCapture {
     this.highWater = options.highWaterChars ?? 8 * 1024 * 1024;
     this.logFilePath = options.logFilePath;
     this.logger = options.logger;
+    this.onLogFileFailure = options.onLogFileFailure;
     this.renderer = new TerminalRenderer({
       onOutput: (text) => this.onRendered(text),
       ...(options.cols !== undefined ? { cols: options.cols } : {}),
@@ -215,9 +221,17 @@ export class OutputCapture {
     return this.exitCodeProperty;
   }
 
-  /** The log file path once the output exceeded the limit. */
+  /** The log file path once the output exceeded the limit, while the file is being written fine. */
   get outputFile(): string | undefined {
-    return this.file && !this.fileError ? this.file.path : undefined;
+    return this.file && this.logFileError === undefined ? this.file.path : undefined;
+  }
+
+  /** Why the log file failed (it could not be created, or a write failed), as soon as it is known. */
+  get logFileError(): string | undefined {
+    if (this.fileError === undefined && this.file?.error) {
+      this.failLogFile(this.file.path, this.file.error);
+    }
+    return this.fileError;
   }
 
   stats(): OutputCaptureStats {
@@ -264,7 +278,7 @@ export class OutputCapture {
     if (this.file) {
       await this.file.close(screenText);
       if (this.file.error && !this.fileError) {
-        this.fileError = this.file.error.message;
+        this.failLogFile(this.file.path, this.file.error);
       }
     }
   }
@@ -354,17 +368,24 @@ export class OutputCapture {
   private spill(): void {
     this.spilled = true;
     if (this.logFilePath && !this.fileError) {
+      const path = this.logFilePath();
       try {
-        this.file = new LogFileWriter(this.logFilePath());
+        this.file = new LogFileWriter(path);
         this.file.append(this.tailText); // still the whole stream: it was under the limit
       } catch (error) {
-        this.fileError = error instanceof Error ? error.message : String(error);
-        this.logger?.warn('cannot write the output log file', error);
+        this.failLogFile(path, error instanceof Error ? error : new Error(String(error)));
       }
     }
     if (this.tailText.length > 2 * this.tailCap) {
       this.tailText = this.tailText.slice(-this.tailCap);
     }
+  }
+
+  private failLogFile(path: string, error: Error): void {
+    // "ENOSPC: no space left on device", without the path that follows the comma.
+    this.fileError = error.message.split(', ')[0] ?? error.message;
+    this.logger?.warn(`cannot write the output log file ${path}`, error);
+    this.onLogFileFailure?.(path, error);
   }
 
   private screenLines(): readonly string[] {
@@ -402,11 +423,12 @@ export class OutputCapture {
 
   private truncatedSnapshot(screen: string, total: number, totalLines: number): OutputSnapshot {
     const file = this.outputFile;
+    const fileError = this.logFileError;
     const marker = (chars: number, lines: number): string => {
       const where = file
         ? `; full output in ${file}`
-        : this.fileError
-          ? `; full output could not be saved (${this.fileError})`
+        : fileError !== undefined
+          ? `; full output could not be saved (${fileError})`
           : '';
       return `[... ${formatCount(chars)} characters (${formatCount(lines)} lines) omitted${where} ...]`;
     };
@@ -450,7 +472,7 @@ export class OutputCapture {
     const omittedLines = Math.max(0, omittedBreaks - partialHeadLine);
     const output = `${head}${head.length === 0 || head.endsWith('\n') ? '' : '\n'}${marker(omittedChars, omittedLines)}\n${tail}`;
     const snapshot: OutputSnapshot = { output, truncated: true, totalChars: total, totalLines };
-    return file ? { ...snapshot, outputFile: file } : snapshot;
+    return file ? { ...snapshot, outputFile: file } : fileError !== undefined ? { ...snapshot, outputFileError: fileError } : snapshot;
   }
 
   private reportRendererError(): void {

@@ -11,6 +11,8 @@ export interface RunOutputFactoryOptions {
   readonly logger: Logger;
   /** How many log files to keep; older ones are deleted when a new one is opened. */
   readonly keepLogFiles?: number;
+  /** A log file could not be created or written (the run says so; the user is told once). */
+  readonly onLogFileFailure?: (path: string, error: Error) => void;
 }
 
 /** Creates each run's output pipeline: rendered, bounded, with its full log under logsDir. */
@@ -20,6 +22,7 @@ export function createRunOutputFactory(options: RunOutputFactoryOptions): (termi
       limitChars: options.limitChars(),
       ...(run?.stripPromptAndEcho !== undefined ? { stripPromptAndEcho: run.stripPromptAndEcho } : {}),
       logger: options.logger,
+      ...(options.onLogFileFailure ? { onLogFileFailure: options.onLogFileFailure } : {}),
       logFilePath: () => {
         void pruneLogFiles(options.logsDir, (options.keepLogFiles ?? 50) - 1).catch((error: unknown) => options.logger.debug('pruning logs failed', error));
         return logFilePath(options.logsDir, terminalName);

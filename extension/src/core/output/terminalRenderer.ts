@@ -19,6 +19,11 @@
  * screenful (after clearing the screen), which leaves xterm in the same state as writing them all.
  * It applies only while the terminal is in a state where that equivalence holds (normal buffer,
  * cursor at column 0 with nothing below it, default modes, full scroll region, default charset).
+ *
+ * Emulators are reused: a run's renderer hands its emulator back on dispose (when it is at rest)
+ * and the next renderer resets it instead of building and priming a new one. A fresh emulator is
+ * about 1 MB of typed arrays that V8 frees only when its external-memory limit (64 MB) is reached,
+ * which left the extension host's allocator holding some 60 MB after the first hundred runs.
  */
 import { Terminal, type IBuffer, type IBufferLine, type IMarker } from '@xterm/headless';
 import { EscapeStateTracker } from './escapeState';
@@ -41,6 +46,8 @@ export interface TerminalRendererOptions {
   readonly fastPath?: boolean;
   /** How long a flush waits for an emulator that makes no progress (default 10 s). */
   readonly stallMs?: number;
+  /** Take an emulator at rest from an earlier renderer, and leave this one's for the next (default true; off only to compare). */
+  readonly reuseEmulator?: boolean;
 }
 
 /** Queue entry asking for a line break unless the cursor is at the start of a line. */
@@ -57,10 +64,48 @@ const CHARSET_INTERMEDIATES = ['(', ')', '*', '+', '-', '.', '/'];
 /** Lines beyond one screenful a plain run needs before the fast path is worth it. */
 const FAST_PATH_MIN_GAIN = 16;
 
+/**
+ * Emulators at rest, ready for the next renderer of the same size. A few, for terminals that run
+ * at the same time; each holds its buffers (about 1 MB).
+ */
+const spareEmulators: Terminal[] = [];
+const MAX_SPARE_EMULATORS = 4;
+
+function takeSpareEmulator(cols: number, rows: number, scrollback: number): Terminal | undefined {
+  const i = spareEmulators.findIndex((t) => t.cols === cols && t.rows === rows && t.options.scrollback === scrollback);
+  return i < 0 ? undefined : spareEmulators.splice(i, 1)[0];
+}
+
+function keepSpareEmulator(term: Terminal): void {
+  spareEmulators.push(term);
+  if (spareEmulators.length > MAX_SPARE_EMULATORS) {
+    spareEmulators.shift()!.dispose();
+  }
+}
+
+/**
+ * Brings a used emulator back to the state a fresh, primed one is in: any sequence in progress
+ * cancelled (CAN), the normal screen, soft reset (modes, SGR, charsets, scroll region, saved
+ * cursor), default tab stops, cursor home on a cleared screen. The scrollback ring stays full of
+ * old rows; the renderer's marker is placed after them, so they count as read.
+ */
+function resetSequence(cols: number): string {
+  let tabs = '\x1b[3g';
+  for (let col = 8; col < cols; col += 8) {
+    tabs += `\x1b[${col + 1}G\x1bH`;
+  }
+  return `\x18\x1b[?1049l\x1b[!p${tabs}\x1b[H\x1b[2J`;
+}
+
 export class TerminalRenderer {
   readonly cols: number;
   readonly rows: number;
   private readonly term: Terminal;
+  /** Listeners and parser hooks on the emulator: removed before it goes back to the spares. */
+  private readonly hooks: Array<{ dispose(): void }> = [];
+  private readonly reuseEmulator: boolean;
+  /** This renderer runs on an emulator an earlier one left (for tests and diagnostics). */
+  readonly reusedEmulator: boolean;
   private readonly onOutput: (text: string) => void;
   private readonly sliceChars: number;
   private readonly maxLineChars: number;
@@ -114,17 +159,27 @@ export class TerminalRenderer {
     this.onOutput = options.onOutput;
     this.fastPath = options.fastPath ?? true;
     this.stallMs = Math.max(1, options.stallMs ?? 10_000);
-    this.term = new Terminal({ cols: this.cols, rows: this.rows, scrollback, allowProposedApi: true, logLevel: 'off' });
+    this.reuseEmulator = options.reuseEmulator ?? true;
+    const spare = this.reuseEmulator ? takeSpareEmulator(this.cols, this.rows, scrollback) : undefined;
+    this.reusedEmulator = spare !== undefined;
+    this.term = spare ?? new Terminal({ cols: this.cols, rows: this.rows, scrollback, allowProposedApi: true, logLevel: 'off' });
 
-    this.term.onScroll(() => {
-      if (!this.priming && !this.altActive && ++this.scrollsSinceHarvest >= this.harvestEvery) {
-        this.harvest();
-      }
-    });
-    this.term.buffer.onBufferChange((buffer) => {
-      this.altActive = buffer.type === 'alternate';
-    });
-    const parser = this.term.parser;
+    const hooks = this.hooks;
+    hooks.push(
+      this.term.onScroll(() => {
+        if (!this.priming && !this.altActive && ++this.scrollsSinceHarvest >= this.harvestEvery) {
+          this.harvest();
+        }
+      }),
+      this.term.buffer.onBufferChange((buffer) => {
+        this.altActive = buffer.type === 'alternate';
+      }),
+    );
+    const xtermParser = this.term.parser;
+    const parser = {
+      registerCsiHandler: (...args: Parameters<typeof xtermParser.registerCsiHandler>) => hooks.push(xtermParser.registerCsiHandler(...args)),
+      registerEscHandler: (...args: Parameters<typeof xtermParser.registerEscHandler>) => hooks.push(xtermParser.registerEscHandler(...args)),
+    };
     // ED 3 (erase saved lines, sent by `clear`) would discard rows we have not read yet. The
     // scrollback is invisible storage to us, so swallowing it changes nothing anyone can see.
     parser.registerCsiHandler({ final: 'J' }, (params) => params[0] === 3);
@@ -203,8 +258,9 @@ export class TerminalRenderer {
 
     // Fill the scrollback ring with blank rows (not output) before any data: from then on the
     // buffer's base row index stays fixed, which makes positions saved by DECSC (absolute buffer
-    // rows in xterm) independent of how many rows the fast path skipped.
-    const prime = '\n'.repeat(this.rows - 1 + scrollback) + '\x1b[H';
+    // rows in xterm) independent of how many rows the fast path skipped. A reused emulator's ring
+    // is full already: it is reset instead.
+    const prime = spare ? resetSequence(this.cols) : '\n'.repeat(this.rows - 1 + scrollback) + '\x1b[H';
     this.queued += prime.length;
     this.writeToTerminal(prime);
   }
@@ -304,7 +360,16 @@ export class TerminalRenderer {
     this.queueHead = 0;
     this.queued = 0;
     this.marker?.dispose();
-    this.term.dispose();
+    for (const hook of this.hooks) {
+      hook.dispose();
+    }
+    // Back to the spares only at rest: nothing in flight, no failure, its parser between sequences.
+    const atRest = this.reuseEmulator && this.inFlight === 0 && !this.stalled && !this.failure && !this.priming && this.fastPath && this.escapeState.atGround;
+    if (atRest) {
+      keepSpareEmulator(this.term);
+    } else {
+      this.term.dispose();
+    }
     this.resolveIdle();
   }
 
@@ -407,6 +472,10 @@ export class TerminalRenderer {
       }
       if (this.priming) {
         this.priming = false;
+        // The hooks saw the reset's own sequences: they describe a fresh emulator now.
+        this.normalRegionFull = true;
+        this.charsetTouched = false;
+        this.defaultTabs = true;
         const buffer = this.term.buffer.normal;
         this.marker = this.term.registerMarker(buffer.baseY - 1 - (buffer.baseY + buffer.cursorY));
       } else if (!this.altActive) {

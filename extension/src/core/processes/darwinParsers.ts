@@ -148,10 +148,27 @@ export function parseDarwinShellState(output: string): DarwinShellState | undefi
   return m ? { stat: m[1]!, tpgid: Number(m[2]), pgid: Number(m[3]) } : undefined;
 }
 
-/** The shell owns the terminal when its group is the terminal's foreground group (`+` in stat). */
-export function darwinForeground(state: DarwinShellState | undefined): 'shell' | 'job' | 'unknown' {
-  if (!state || state.stat.startsWith('Z') || state.tpgid <= 0) {
-    return 'unknown'; // gone, or no controlling terminal
+/**
+ * `ps -o stat=,tpgid=,pgid= -p PID` -> who owns the shell's terminal. The shell owns it when its
+ * group is the terminal's foreground group (`+` in stat). ps exits 1 and prints nothing for a pid
+ * that does not exist: the shell is gone, as it is when it is a zombie.
+ */
+export function darwinForeground(ps: { readonly code: number | null; readonly stdout: string; readonly failed: boolean }): 'shell' | 'job' | 'gone' | 'unknown' {
+  if (ps.failed) {
+    return 'unknown'; // ps could not be run: no answer at all
+  }
+  if (ps.code === 1 && ps.stdout.trim() === '') {
+    return 'gone';
+  }
+  const state = ps.code === 0 ? parseDarwinShellState(ps.stdout) : undefined;
+  if (!state) {
+    return 'unknown';
+  }
+  if (state.stat.startsWith('Z')) {
+    return 'gone';
+  }
+  if (state.tpgid <= 0) {
+    return 'unknown'; // no controlling terminal
   }
   return state.tpgid === state.pgid || state.stat.includes('+') ? 'shell' : 'job';
 }

@@ -6,10 +6,11 @@
 import { existsSync } from 'node:fs';
 import type { Logger } from '../../../../common/src/logger';
 import { silentLogger } from '../../../../common/src/logger';
-import { DARWIN_PS_COLUMNS, darwinForeground, darwinPsEnv, parseDarwinPs, parseDarwinShellState, parseLsofListen } from './darwinParsers';
+import { DARWIN_PS_COLUMNS, darwinForeground, darwinPsEnv, parseDarwinPs, parseLsofListen } from './darwinParsers';
 import { descendantsFromTable } from './processTree';
 import { runCommand } from './runCommand';
 import {
+  GONE_ACTIVITY,
   UNKNOWN_ACTIVITY,
   isActionablePid,
   type KillOptions,
@@ -77,12 +78,23 @@ export class DarwinProcessMonitor implements ProcessMonitor {
     return parseLsofListen(out.stdout); // exit 1 with no output is "no listening sockets"
   }
 
+  async portHolders(port: number): Promise<number[]> {
+    const out = await runCommand(LSOF, ['-nP', `-iTCP:${Math.trunc(port)}`, '-sTCP:LISTEN', '-F', 'pn']);
+    if (out.error) {
+      throw new Error(`lsof failed: ${out.error.message}`);
+    }
+    return [...parseLsofListen(out.stdout)].filter(([, ports]) => ports.includes(port)).map(([pid]) => pid);
+  }
+
   async probeShell(shellPid: number): Promise<ShellActivity> {
     if (!isActionablePid(shellPid)) {
       return UNKNOWN_ACTIVITY;
     }
     const out = await runCommand(PS, ['-o', 'stat=,tpgid=,pgid=', '-p', String(shellPid)], { env: this.env, timeoutMs: 5000 });
-    const foreground = darwinForeground(out.code === 0 ? parseDarwinShellState(out.stdout) : undefined);
+    const foreground = darwinForeground({ code: out.code, stdout: out.stdout, failed: out.error !== undefined });
+    if (foreground === 'gone') {
+      return GONE_ACTIVITY;
+    }
     // macOS exposes no wait channel to unprivileged readers: whether a job reads the tty is unknown.
     return { foreground, readingTerminal: 'unknown' };
   }

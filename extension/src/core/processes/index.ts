@@ -6,7 +6,7 @@ import type { Logger } from '../../../../common/src/logger';
 import { silentLogger } from '../../../../common/src/logger';
 import { DarwinProcessMonitor } from './darwinProcessMonitor';
 import { LinuxProcessMonitor } from './linuxProcessMonitor';
-import { UNKNOWN_ACTIVITY, type ProcessMonitor } from './types';
+import { NOTHING_KILLED, UNKNOWN_ACTIVITY, type ProcessMonitor } from './types';
 import { WindowsProcessMonitor } from './windowsProcessMonitor';
 
 export * from './types';
@@ -32,8 +32,9 @@ const unsupportedMonitor: ProcessMonitor = {
   listAll: async () => [],
   descendants: async () => [],
   isAlive: async () => false,
-  killTree: async () => ({ killed: [], failed: [] }),
+  killTree: async () => NOTHING_KILLED,
   listeningPorts: async () => new Map(),
+  portHolders: async () => [],
   probeShell: async () => UNKNOWN_ACTIVITY,
   dispose: () => undefined,
 };

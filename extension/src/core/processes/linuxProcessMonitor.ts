@@ -33,6 +33,7 @@ import {
 import { ProcReader } from './procReader';
 import { descendantsFromTable } from './processTree';
 import {
+  GONE_ACTIVITY,
   UNKNOWN_ACTIVITY,
   isActionablePid,
   type KillOptions,
@@ -170,16 +171,9 @@ export class LinuxProcessMonitor implements ProcessMonitor {
       if (listening.size === 0) {
         continue;
       }
-      let fds: string[];
-      try {
-        fds = readdirSync(`${this.root}/${pid}/fd`);
-      } catch {
-        continue; // gone, or another user's process
-      }
       const ports = new Set<number>();
-      for (const fd of fds) {
-        const inode = socketInode(this.readLink(`${this.root}/${pid}/fd/${fd}`) ?? '');
-        const port = inode === undefined ? undefined : listening.get(inode);
+      for (const inode of this.socketsOf(pid)) {
+        const port = listening.get(inode);
         if (port !== undefined) {
           ports.add(port);
         }
@@ -191,10 +185,50 @@ export class LinuxProcessMonitor implements ProcessMonitor {
     return result;
   }
 
+  async socketInodes(pids: number[]): Promise<string[]> {
+    const inodes = new Set<string>();
+    for (const pid of new Set(pids)) {
+      if (isActionablePid(pid)) {
+        this.socketsOf(pid).forEach((inode) => inodes.add(inode));
+      }
+    }
+    return [...inodes].sort();
+  }
+
+  async portHolders(port: number): Promise<number[]> {
+    // The extension's own network namespace: the one its terminals' servers bind in.
+    const inodes = new Set([...this.readListenTable(`${this.root}/net`)].filter(([, p]) => p === port).map(([inode]) => inode));
+    if (inodes.size === 0) {
+      return [];
+    }
+    const holders: number[] = [];
+    let sinceYield = 0;
+    for (const name of readdirSync(this.root)) {
+      const pid = Number(name);
+      if (!isActionablePid(pid)) {
+        continue;
+      }
+      if (this.socketsOf(pid).some((inode) => inodes.has(inode))) {
+        holders.push(pid);
+      }
+      if (++sinceYield === YIELD_EVERY) {
+        sinceYield = 0;
+        await yieldToEventLoop();
+      }
+    }
+    return holders;
+  }
+
   async probeShell(shellPid: number): Promise<ShellActivity> {
-    const shell = isActionablePid(shellPid) ? this.readStat(shellPid) : undefined;
-    if (!shell || shell.ttyNr === 0 || shell.tpgid <= 0) {
-      return UNKNOWN_ACTIVITY; // gone, or no controlling terminal to own
+    if (!isActionablePid(shellPid)) {
+      return UNKNOWN_ACTIVITY;
+    }
+    const shell = this.readStat(shellPid);
+    if (!shell) {
+      return this.isGone(shellPid) ? GONE_ACTIVITY : UNKNOWN_ACTIVITY;
+    }
+    if (shell.ttyNr === 0 || shell.tpgid <= 0) {
+      return UNKNOWN_ACTIVITY; // no controlling terminal to own
     }
     let foreground: 'shell' | 'job';
     let members: ProcStat[];
@@ -236,6 +270,19 @@ export class LinuxProcessMonitor implements ProcessMonitor {
   }
 
   // -------------------------------------------------------------------------------------------
+
+  /**
+   * The OS says the process is no more: its /proc entry is missing (procfs itself answering, as
+   * our own entry shows) or it is a zombie. A stat that merely failed to read proves nothing.
+   */
+  private isGone(pid: number): boolean {
+    const text = this.reader.read(`${this.root}/${pid}/stat`);
+    if (text !== undefined) {
+      const st = parseProcStat(text);
+      return st !== undefined && isExitedState(st.state);
+    }
+    return !existsSync(`${this.root}/${pid}`) && existsSync(`${this.root}/${process.pid}`);
+  }
 
   private readStat(pid: number): ProcStat | undefined {
     const text = this.reader.read(`${this.root}/${pid}/stat`);
@@ -358,6 +405,24 @@ export class LinuxProcessMonitor implements ProcessMonitor {
       }
     }
     return table;
+  }
+
+  /** The socket inodes a process holds; none when it is gone or another user's. */
+  private socketsOf(pid: number): string[] {
+    let fds: string[];
+    try {
+      fds = readdirSync(`${this.root}/${pid}/fd`);
+    } catch {
+      return [];
+    }
+    const inodes: string[] = [];
+    for (const fd of fds) {
+      const inode = socketInode(this.readLink(`${this.root}/${pid}/fd/${fd}`) ?? '');
+      if (inode !== undefined) {
+        inodes.push(inode);
+      }
+    }
+    return inodes;
   }
 
   private readLink(path: string): string | undefined {

@@ -37,8 +37,12 @@ export interface ProcessIdentity {
 }
 
 export interface ShellActivity {
-  /** `shell`: the shell owns the terminal (idle at its prompt or running a builtin); `job`: a command does. */
-  readonly foreground: 'shell' | 'job' | 'unknown';
+  /**
+   * `shell`: the shell owns the terminal (idle at its prompt or running a builtin); `job`: a
+   * command does; `gone`: the OS answered and the shell process no longer exists (exited, killed,
+   * or a zombie): nothing will own that terminal again; `unknown`: the OS could not tell.
+   */
+  readonly foreground: 'shell' | 'job' | 'gone' | 'unknown';
   /** Whether the foreground is blocked reading the terminal (an interactive prompt). */
   readonly readingTerminal: boolean | 'unknown';
   /** The processes of the terminal's foreground group (the shell itself when foreground is `shell`). */
@@ -52,7 +56,15 @@ export interface KillResult {
   readonly killed: number[];
   /** Processes of the tree still alive (same identity) at the end: not permitted, or unkillable (D state). */
   readonly failed: number[];
+  /**
+   * Every process the kill aimed at, as seen before it was signalled: `killed` and `failed` are
+   * their pids. With their identities a caller can log exactly who died, also a child born since
+   * it last looked or a process that reused a pid it knew.
+   */
+  readonly targets: readonly ProcessInfo[];
 }
+
+export const NOTHING_KILLED: KillResult = Object.freeze({ killed: [], failed: [], targets: [] });
 
 export interface KillOptions {
   /** How long processes get to exit after SIGTERM before SIGKILL (Unix). Default 1500 ms. */
@@ -62,7 +74,7 @@ export interface KillOptions {
 /**
  * Queries reject when the OS cannot be asked at all (no procfs, ps or PowerShell failing): an
  * empty answer always means "none", never "could not look". probeShell never rejects: it answers
- * 'unknown' instead, since it is polled.
+ * 'unknown' instead, since it is polled; it answers 'gone' only when the OS said so.
  */
 export interface ProcessMonitor {
   /** One snapshot of the machine's processes (zombies excluded). */
@@ -78,6 +90,16 @@ export interface ProcessMonitor {
   killTree(id: ProcessIdentity, opts?: KillOptions): Promise<KillResult>;
   /** TCP ports in LISTEN state per pid; pids without any are absent from the map. */
   listeningPorts(pids: number[]): Promise<Map<number, number[]>>;
+  /**
+   * Pids of every process this user may see that listens on the TCP port (any address): who
+   * holds a port a server failed to bind. Costs a scan of all processes' sockets; not for polling.
+   */
+  portHolders(port: number): Promise<number[]>;
+  /**
+   * Optional, cheap: the socket inodes these processes hold (Linux). A caller that polls ports
+   * fast can skip the costly TCP tables while the set is unchanged: a listening port needs a socket.
+   */
+  socketInodes?(pids: number[]): Promise<string[]>;
   /** What the terminal of this shell is doing right now. Cheap: called every few hundred ms. */
   probeShell(shellPid: number): Promise<ShellActivity>;
   dispose(): void;
@@ -86,6 +108,9 @@ export interface ProcessMonitor {
 export const DEFAULT_KILL_GRACE_MS = 1500;
 
 export const UNKNOWN_ACTIVITY: ShellActivity = Object.freeze({ foreground: 'unknown', readingTerminal: 'unknown' });
+
+/** The shell process is gone: nothing runs in its terminal, and nothing will. */
+export const GONE_ACTIVITY: ShellActivity = Object.freeze({ foreground: 'gone', readingTerminal: false });
 
 export function toIdentity(info: ProcessInfo): ProcessIdentity {
   return { pid: info.pid, startTime: info.startTime, commandLine: info.commandLine };

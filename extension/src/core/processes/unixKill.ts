@@ -13,7 +13,7 @@
  */
 import type { Logger } from '../../../../common/src/logger';
 import { descendantsFromTable } from './processTree';
-import { DEFAULT_KILL_GRACE_MS, isActionablePid, type KillOptions, type KillResult, type ProcessIdentity, type ProcessInfo } from './types';
+import { DEFAULT_KILL_GRACE_MS, NOTHING_KILLED, isActionablePid, type KillOptions, type KillResult, type ProcessIdentity, type ProcessInfo } from './types';
 
 export type SignalOutcome = 'sent' | 'gone' | 'denied';
 
@@ -41,12 +41,12 @@ export async function killTreeUnix(id: ProcessIdentity, opts: KillOptions | unde
   const { logger } = deps;
   if (!isActionablePid(id.pid) || id.pid === deps.ownPid) {
     logger.warn(`killTree: refusing to kill pid ${id.pid}`);
-    return { killed: [], failed: [] };
+    return NOTHING_KILLED;
   }
   const rootNow = (await deps.lookup([id.pid])).get(id.pid);
   if (!rootNow || rootNow.startTime !== id.startTime) {
     logger.info(`killTree: pid ${id.pid} is ${rootNow ? 'another process now' : 'gone'}; nothing signalled`);
-    return { killed: [], failed: [] };
+    return NOTHING_KILLED;
   }
 
   const table = await deps.snapshot();
@@ -155,7 +155,7 @@ export async function killTreeUnix(id: ProcessIdentity, opts: KillOptions | unde
     const why = failed.some((pid) => denied.has(pid)) ? ' (some not permitted)' : '';
     logger.warn(`killTree ${id.pid}: still alive after SIGKILL${why}: ${failed.join(', ')}`);
   }
-  return { killed, failed };
+  return { killed, failed, targets: [...targets.values()] };
 }
 
 /**

@@ -21,6 +21,8 @@ import { PowerShellSession, type PowerShellChild } from './powershellSession';
 import { descendantsFromTable } from './processTree';
 import { isConsoleHost, parseJsonRows, parseListenRows, parseWin32Processes } from './windowsParsers';
 import {
+  GONE_ACTIVITY,
+  NOTHING_KILLED,
   UNKNOWN_ACTIVITY,
   isActionablePid,
   type KillOptions,
@@ -121,13 +123,13 @@ export class WindowsProcessMonitor implements ProcessMonitor {
 
   async killTree(id: ProcessIdentity, _opts?: KillOptions): Promise<KillResult> {
     if (!isActionablePid(id.pid) || id.pid === process.pid || id.startTime === '') {
-      return { killed: [], failed: [] };
+      return NOTHING_KILLED;
     }
     const table = await this.fresh();
     const root = table.find((p) => p.pid === id.pid);
     if (!root || root.startTime !== id.startTime) {
       this.logger.info(`killTree: pid ${id.pid} is ${root ? 'another process now' : 'gone'}; nothing killed`);
-      return { killed: [], failed: [] };
+      return NOTHING_KILLED;
     }
     const targets = new Map<number, ProcessInfo>();
     for (const p of [root, ...descendantsFromTable(table, root.pid)]) {
@@ -172,13 +174,18 @@ export class WindowsProcessMonitor implements ProcessMonitor {
       const denied = failed.filter((p) => failedToKill.has(p));
       this.logger.warn(`killTree ${id.pid}: still alive: ${failed.join(', ')}${denied.length ? ` (Stop-Process failed for ${denied.join(', ')})` : ''}`);
     }
-    return { killed, failed };
+    return { killed, failed, targets: [...targets.values()] };
   }
 
   async listeningPorts(pids: number[]): Promise<Map<number, number[]>> {
     const wanted = new Set(pids);
     const all = parseListenRows(parseJsonRows(await this.session.run(LISTEN_PORTS_SCRIPT)));
     return new Map([...all].filter(([pid]) => wanted.has(pid)));
+  }
+
+  async portHolders(port: number): Promise<number[]> {
+    const all = parseListenRows(parseJsonRows(await this.session.run(LISTEN_PORTS_SCRIPT)));
+    return [...all].filter(([, ports]) => ports.includes(port)).map(([pid]) => pid);
   }
 
   async probeShell(shellPid: number): Promise<ShellActivity> {
@@ -222,11 +229,14 @@ export class WindowsProcessMonitor implements ProcessMonitor {
   }
 }
 
-/** The shell and its direct children -> activity. Pure, for tests. */
+/**
+ * The shell and its direct children (one CIM query that answered) -> activity. A query that
+ * answered without the shell's row says the shell is gone. Pure, for tests.
+ */
 export function windowsShellActivity(rows: readonly ProcessInfo[], shellPid: number): ShellActivity {
   const shell = rows.find((p) => p.pid === shellPid);
   if (!shell) {
-    return UNKNOWN_ACTIVITY;
+    return GONE_ACTIVITY;
   }
   const shellStart = Date.parse(shell.startedAt);
   const jobs = rows.filter(

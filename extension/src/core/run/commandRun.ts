@@ -14,12 +14,22 @@ import type { RunOutput, RunOutputSnapshot } from './runOutput';
 import { CompletionTracker, type CompletionConfig, type ShellIdleness } from './completionTracker';
 import { detectInputPrompt, lastNonEmptyLine, type InputPromptConfig } from './inputPromptDetector';
 
+/**
+ * Why a run ended with its terminal: VS Code closed it because its shell exited (`shell_exit`),
+ * the user closed it (`user`), the window is closing or reloading (`window`), or for a reason it
+ * did not say (`closed`); `shell_gone`: the OS says the shell process is gone while VS Code kept
+ * the terminal and said nothing (as when a shell exits during VS Code's launch phase);
+ * `unreported_exit`: VS Code reported exit code 0, which it also reports for a shell killed by a
+ * signal, so the real status is unknown.
+ */
+export type TerminalEnd = 'shell_exit' | 'user' | 'window' | 'closed' | 'shell_gone' | 'unreported_exit';
+
 export type RunState =
   | { readonly kind: 'running' }
   | { readonly kind: 'waiting_for_input'; readonly prompt: string }
   /** `endedEarly`: the end event came while the command still ran (see CompletionTracker (d)). */
   | { readonly kind: 'completed'; readonly exitCode: number | undefined; readonly endedEarly?: true }
-  | { readonly kind: 'terminal_closed'; readonly exitCode: number | undefined };
+  | { readonly kind: 'terminal_closed'; readonly exitCode: number | undefined; readonly end: TerminalEnd };
 
 export interface RunConfig {
   readonly completion: CompletionConfig;
@@ -45,7 +55,8 @@ export interface RunProgress {
   readonly lastLine: string;
 }
 
-export type WaitOutcome = 'completed' | 'waiting_for_input' | 'terminal_closed' | 'timeout' | 'cancelled';
+/** `disposed`: the run was disposed while the wait was pending (the window is closing). */
+export type WaitOutcome = 'completed' | 'waiting_for_input' | 'terminal_closed' | 'timeout' | 'cancelled' | 'disposed';
 
 export interface WaitOptions {
   readonly timeoutMs: number;
@@ -55,6 +66,17 @@ export interface WaitOptions {
 }
 
 const INPUT_CHECK_INTERVAL_MS = 250;
+/**
+ * Where the OS cannot tell whether the foreground reads the terminal (macOS, Windows), a silent
+ * run still asks it this often whether the shell lives: one ps or CIM query a second.
+ */
+const LIVENESS_INTERVAL_MS = 1000;
+/**
+ * Once the OS says the shell is gone, how long VS Code gets to report the terminal's close (with
+ * the shell's exit code) before the run ends without it: VS Code keeps some terminals whose shell
+ * died and never reports them.
+ */
+const SHELL_GONE_GRACE_MS = 2000;
 /**
  * A terminal read must be seen for this long with no output in between before it counts: the
  * prompt a program printed just before blocking may still be on its way through VS Code.
@@ -78,8 +100,11 @@ export class CommandRun {
   private timerAt = Number.POSITIVE_INFINITY;
   private probing = false;
   private lastForeground: string | undefined;
+  private lastProbeAt = Number.NEGATIVE_INFINITY;
+  private goneTimer: NodeJS.Timeout | undefined;
   private finishing = false;
-  private disposed = false;
+  private wasDisposed = false;
+  private readonly disposeEmitter = new Emitter<void>();
   private readonly outputSubscription: Disposable;
   private readonly stateEmitter = new Emitter<RunState>();
   /** Fires with the new state on every change (running <-> waiting_for_input, then the end). */
@@ -104,6 +129,11 @@ export class CommandRun {
 
   get state(): RunState {
     return this.runState;
+  }
+
+  /** Disposed (the window is closing): every wait on it ends at once with `disposed`. */
+  get disposed(): boolean {
+    return this.wasDisposed;
   }
 
   /** Running or waiting for input: the terminal is busy with this run. */
@@ -164,13 +194,14 @@ export class CommandRun {
     this.reschedule();
   }
 
-  terminalClosed(exitCode: number | undefined): void {
+  /** The terminal ended under the run; `end` says how much of VS Code's exit code can be believed. */
+  terminalClosed(exitCode: number | undefined, end: TerminalEnd = 'closed'): void {
     if (!this.active) {
       return;
     }
     this.endedAt = this.env.now();
-    this.setState({ kind: 'terminal_closed', exitCode });
-    this.stopTimer();
+    this.stopTimers();
+    this.setState({ kind: 'terminal_closed', exitCode, end });
   }
 
   progress(): RunProgress {
@@ -198,10 +229,14 @@ export class CommandRun {
     if (options.signal?.aborted) {
       return Promise.resolve('cancelled');
     }
+    if (this.wasDisposed) {
+      return Promise.resolve('disposed');
+    }
     return new Promise<WaitOutcome>((resolve) => {
       const finish = (outcome: WaitOutcome): void => {
         clearTimeout(timeout);
         subscription.dispose();
+        disposal.dispose();
         options.signal?.removeEventListener('abort', onAbort);
         resolve(outcome);
       };
@@ -213,6 +248,8 @@ export class CommandRun {
           finish(outcome);
         }
       });
+      // A wait never outlives the run: the window closing ends it at once, not at its timeout.
+      const disposal = this.disposeEmitter.event(() => finish('disposed'));
       options.signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
@@ -224,12 +261,14 @@ export class CommandRun {
   }
 
   dispose(): void {
-    if (this.disposed) {
+    if (this.wasDisposed) {
       return;
     }
-    this.disposed = true;
-    this.stopTimer();
+    this.wasDisposed = true;
+    this.stopTimers();
     this.outputSubscription.dispose();
+    this.disposeEmitter.fire();
+    this.disposeEmitter.dispose();
     this.stateEmitter.dispose();
     void this.output.close().catch((error) => this.env.logger.warn(`run ${this.id}: closing output failed`, error));
   }
@@ -255,7 +294,7 @@ export class CommandRun {
 
   /** Computes the next moment something must be checked and arms one timer for it. */
   private reschedule(): void {
-    if (!this.active || this.finishing || this.disposed) {
+    if (!this.active || this.finishing || this.wasDisposed) {
       return;
     }
     const now = this.env.now();
@@ -294,6 +333,13 @@ export class CommandRun {
     }, Math.max(0, at - this.env.now()));
   }
 
+  /** Every timer of the run, the shell-gone grace included (at its end). */
+  private stopTimers(): void {
+    this.stopTimer();
+    clearTimeout(this.goneTimer);
+    this.goneTimer = undefined;
+  }
+
   private stopTimer(): void {
     if (this.timer) {
       clearTimeout(this.timer);
@@ -303,7 +349,7 @@ export class CommandRun {
   }
 
   private onTimer(): void {
-    if (!this.active || this.disposed) {
+    if (!this.active || this.wasDisposed) {
       return;
     }
     const decision = this.tracker.evaluate(this.env.now());
@@ -328,11 +374,12 @@ export class CommandRun {
       }
       return;
     }
-    if (purpose === 'input' && !this.readingTerminalKnown) {
+    if (purpose === 'input' && !this.readingTerminalKnown && this.env.now() - this.lastProbeAt < LIVENESS_INTERVAL_MS) {
       void this.checkInputPrompt('unknown');
       return;
     }
     this.probing = true;
+    this.lastProbeAt = this.env.now();
     void this.env
       .probeShell(this.shellPid)
       .then(
@@ -344,7 +391,11 @@ export class CommandRun {
       )
       .then((activity) => {
         this.probing = false;
-        if (!this.active || this.disposed) {
+        if (!this.active || this.wasDisposed) {
+          return;
+        }
+        if (activity.foreground === 'gone') {
+          this.shellGone();
           return;
         }
         const at = this.env.now();
@@ -367,6 +418,24 @@ export class CommandRun {
       });
   }
 
+  /**
+   * The OS says the shell is gone. VS Code normally closes the terminal soon, with the shell's
+   * exit code; but it keeps some terminals whose shell died and never says so. The OS has the
+   * last word after a short grace.
+   */
+  private shellGone(): void {
+    if (this.goneTimer) {
+      return;
+    }
+    this.goneTimer = setTimeout(() => {
+      this.goneTimer = undefined;
+      if (this.active && !this.wasDisposed) {
+        this.env.logger.info(`run ${this.id}: the shell (pid ${this.shellPid}) is gone and VS Code did not close its terminal; the run ends with it`);
+        this.terminalClosed(undefined, 'shell_gone');
+      }
+    }, SHELL_GONE_GRACE_MS);
+  }
+
   /** The OS's "blocked on a terminal read", once it held with no activity for READ_CONFIRM_MS. */
   private confirmedReading(reading: boolean | 'unknown', at: number): boolean | 'unknown' {
     if (reading !== true) {
@@ -380,7 +449,7 @@ export class CommandRun {
   private async checkInputPrompt(readingTerminal: boolean | 'unknown'): Promise<void> {
     // The prompt is the rendered tail: let the renderer catch up with what arrived.
     await this.output.flush();
-    if (this.runState.kind !== 'running' || this.disposed) {
+    if (this.runState.kind !== 'running' || this.wasDisposed) {
       return;
     }
     const detected = detectInputPrompt(
@@ -399,7 +468,7 @@ export class CommandRun {
   /** Completion: let the output streams drain (bounded), then report completed. */
   private async finish(exitCode: number | undefined, endedEarly: boolean): Promise<void> {
     this.finishing = true;
-    this.stopTimer();
+    this.stopTimers();
     const completedAt = this.env.now();
     if (this.drains.size > 0) {
       let timeout: NodeJS.Timeout | undefined;

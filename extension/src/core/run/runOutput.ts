@@ -5,6 +5,8 @@ export interface RunOutputSnapshot {
   readonly output: string;
   readonly truncated: boolean;
   readonly outputFile?: string;
+  /** Why the whole output could not be saved (truncated, and the log file failed). */
+  readonly outputFileError?: string;
 }
 
 export interface RunOutput {

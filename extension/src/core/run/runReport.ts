@@ -5,8 +5,9 @@
  * what to do next.
  */
 import { formatDuration } from '../../../../common/src/format';
-import type { RunStatus, TerminalRunResult } from '../../../../common/src/protocol';
+import type { DevServer, PortConflict, ReadyInfo, RunStatus, StrategyName, TerminalRunResult } from '../../../../common/src/protocol';
 import { BridgeErrorCode, ShepherdError } from '../errors';
+import { isAcceptedStatus } from '../servers/probe';
 import type { CommandRun } from './commandRun';
 
 /** The status a tool reports for a run as it stands (a run that is not active has ended). */
@@ -53,13 +54,18 @@ export async function runResult(run: CommandRun, status: RunStatus, message?: st
     result.outputFile = snap.outputFile;
   }
   const nested = status === 'waiting_for_input' ? nestedSession(run.foregroundCommand) : undefined;
-  const note =
+  const notes = [
     message ??
-    (state.kind === 'completed' && state.endedEarly
-      ? endedEarlyMessage(run.terminalName)
-      : nested
-        ? nestedSessionMessage(run.terminalName, nested)
-        : statusMessage(run.terminalName, status, exitCode));
+      (state.kind === 'completed' && state.endedEarly
+        ? endedEarlyMessage(run.terminalName)
+        : nested
+          ? nestedSessionMessage(run.terminalName, nested)
+          : statusMessage(run, status, exitCode)),
+  ];
+  if (snap.truncated && snap.outputFileError !== undefined) {
+    notes.push(`The full output could not be saved under .devtools/logs (${snap.outputFileError}); only its head and tail are here.`);
+  }
+  const note = notes.filter((n) => n !== undefined).join(' ');
   if (note) {
     result.message = note;
   }
@@ -67,11 +73,11 @@ export async function runResult(run: CommandRun, status: RunStatus, message?: st
 }
 
 /** The next step for a status that is not final (structured clients read only this), or a caveat. */
-function statusMessage(terminal: string, status: RunStatus, exitCode: number | undefined): string | undefined {
-  const name = JSON.stringify(terminal);
+function statusMessage(run: CommandRun, status: RunStatus, exitCode: number | undefined): string | undefined {
+  const name = JSON.stringify(run.terminalName);
   switch (status) {
     case 'terminal_closed':
-      return `Terminal ${name} was closed (by the user or because its shell exited) before the command finished.`;
+      return terminalEndMessage(name, run.state);
     case 'waiting_for_input':
       return `The command waits for input. Answer with terminal_input {name: ${name}, text: "..."}, or stop it with terminal_input {name: ${name}, text: "\\u0003"}.`;
     case 'running':
@@ -109,6 +115,33 @@ export function endedEarlyMessage(terminal: string): string {
     `so output after that point is missing here (terminal "${terminal}" shows it) and the exit code is unknown. ` +
     'To capture everything, filter escape sequences out of the output (for example `... | cat -v`), or run it in a terminal with the setting terminalShepherd.terminal.strategy "pseudoterminal".'
   );
+}
+
+function terminalEndMessage(name: string, state: CommandRun['state']): string {
+  const again = `terminal_run with the name ${name} starts a new terminal.`;
+  switch (state.kind === 'terminal_closed' ? state.end : 'closed') {
+    case 'shell_exit':
+      return `The shell of terminal ${name} exited before the command finished (the exit code is the shell's). ${again}`;
+    case 'user':
+      return `Terminal ${name} was closed by the user before the command finished. ${again}`;
+    case 'window':
+      return (
+        `Terminal ${name} closed because the VS Code window is closing or reloading; the command ended with it. ` +
+        'Once the window is back, check with terminal_list and list_processes, and run the command again if it is still needed.'
+      );
+    case 'shell_gone':
+      return (
+        `The shell of terminal ${name} is gone (it exited or was killed) before the command finished. VS Code kept the terminal ` +
+        `without reporting the shell's exit, so no exit code is given; the terminal was closed. ${again}`
+      );
+    case 'unreported_exit':
+      return (
+        `Terminal ${name} closed because its shell ended before the command finished. VS Code reported exit code 0, which it also ` +
+        `reports for a shell killed by a signal, so no exit code is given. ${again}`
+      );
+    default:
+      return `Terminal ${name} was closed before the command finished. ${again}`;
+  }
 }
 
 export function timeoutMessage(terminal: string, timeoutMs: number): string {
@@ -182,6 +215,14 @@ export function keySentWithoutRunError(terminal: string): ShepherdError {
   return new ShepherdError(BridgeErrorCode.NoActiveRun, `Sent the key to terminal "${terminal}", which has not run a command yet.`);
 }
 
+export function windowClosingError(terminal: string, command: string): ShepherdError {
+  return new ShepherdError(
+    BridgeErrorCode.WindowClosing,
+    `The VS Code window is closing or reloading, so the wait on \`${command}\` in terminal "${terminal}" ended; the terminal closes with the window. ` +
+      'Once the window is back, check with terminal_list and list_processes, and run the command again if it is still needed.',
+  );
+}
+
 export function terminalClosedError(terminal: string): ShepherdError {
   return new ShepherdError(
     BridgeErrorCode.TerminalClosed,
@@ -221,4 +262,111 @@ export function cwdNotADirectoryError(cwd: string, resolved: string, exists: boo
     BridgeErrorCode.InvalidInput,
     `cwd "${cwd}" (${resolved}) ${exists ? 'is not a directory' : 'does not exist'}. Give an existing directory, absolute or relative to the workspace folder.`,
   );
+}
+
+// ---- dev servers: ready, already running, port taken (waitMode "ready" and "background") --------
+
+/** Status running with `ready`: what answered, and how to use and stop it. */
+export function readyMessage(terminal: string, info: ReadyInfo): string {
+  const where = info.urls.length > 0 ? info.urls.join(', ') : info.ports.length > 0 ? `port ${info.ports.join(', ')}` : undefined;
+  const how =
+    info.via === 'http' && info.http
+      ? `${info.http.url} answered HTTP ${info.http.status}${isAcceptedStatus(info.http.status) ? '' : ' (not a success status: the page may be broken, the server is up)'}`
+      : info.via === 'tcp'
+        ? `port ${info.ports.join(', ')} accepts connections${info.urls.length > 0 ? ' but gave no HTTP answer in time (it may still be compiling)' : ' (not HTTP)'}`
+        : info.via === 'pattern'
+          ? `the output matched readyPattern: ${JSON.stringify(info.line ?? '')}`
+          : `it printed its ready line ${JSON.stringify(info.line ?? '')} and listens on no port`;
+  return (
+    `Ready after ${formatDuration(info.waitedMs)}: ${how}.${where && info.via !== 'tcp' ? ` Use ${where}.` : ''} ` +
+    `It keeps running in terminal "${terminal}": terminal_state {name: "${terminal}"} shows its output, terminal_input {name: "${terminal}", text: "\\u0003"} stops it.`
+  );
+}
+
+export interface NotReadySeen {
+  readonly ports: readonly number[];
+  readonly urls: readonly string[];
+  readonly line?: string;
+}
+
+/** Timeout in ready mode: what was and was not seen, and that the command keeps running. */
+export function notReadyMessage(terminal: string, timeoutMs: number, seen: NotReadySeen): string {
+  const facts: string[] = [];
+  if (seen.line !== undefined) facts.push(`it printed ${JSON.stringify(seen.line)}`);
+  facts.push(seen.ports.length > 0 ? `its processes listen on ${seen.ports.join(', ')} but no probe got an answer` : 'none of its processes listens on a TCP port');
+  const hint =
+    seen.ports.length === 0 && seen.line !== undefined
+      ? ' If it serves from elsewhere (a container) or is a watcher, pass readyPattern with the line that means ready.'
+      : seen.ports.length === 0
+        ? ' If it is a watcher without a port, pass readyPattern with the line that means ready.'
+        : '';
+  return (
+    `Not ready after ${formatDuration(timeoutMs)}: ${facts.join('; ')}.${hint} The command keeps running in terminal "${terminal}": ` +
+    `wait more with terminal_state {name: "${terminal}", wait: true}, look at its processes with list_processes, stop it with terminal_input {name: "${terminal}", text: "\\u0003"} or kill_process.`
+  );
+}
+
+/** Status already_running: the tail of the running server's output, and what to do instead of a second copy. */
+export function alreadyRunningResult(server: DevServer, tail: string, strategy: StrategyName): TerminalRunResult {
+  const terminal = server.terminal ?? 'default';
+  const where = server.urls.length > 0 ? ` at ${server.urls.join(', ')}` : server.ports.length > 0 ? ` on port ${server.ports.join(', ')}` : '';
+  const result: TerminalRunResult = {
+    status: 'already_running',
+    output: tail,
+    name: terminal,
+    command: server.command,
+    durationMs: server.uptimeMs,
+    strategy,
+    server,
+    message:
+      `Not started again: \`${server.command}\` already runs in terminal "${terminal}"${server.pid !== undefined ? ` (pid ${server.pid})` : ''}${where}, ` +
+      `started ${formatDuration(server.uptimeMs)} ago${server.cwd ? ` in ${server.cwd}` : ''}. Use it as it is; ` +
+      `terminal_state {name: "${terminal}"} shows its output. To replace it, call terminal_run again with restart: true ` +
+      `(its process tree is killed first), or stop it with terminal_input {name: "${terminal}", text: "\\u0003"}.`,
+  };
+  return result;
+}
+
+/** Why a start failed on a taken port, naming who holds it and what to do. */
+export function portConflictMessage(conflict: PortConflict): string {
+  const port = conflict.port;
+  if (conflict.holders.length === 0) {
+    return `Port ${port} is taken, by a process this user cannot see (another user's, or a system service). Run it on another port, or free ${port} first.`;
+  }
+  const lines = conflict.holders.map((h) => {
+    const who = `${h.name || 'process'} (pid ${h.pid}${h.commandLine ? `: ${h.commandLine}` : ''})`;
+    switch (h.owner) {
+      case 'ledger':
+        return `${who} holds it, started from Terminal Shepherd terminal "${h.terminal ?? ''}". Use that server, or stop it (kill_process {pid: ${h.pid}}, or terminal_run with restart: true for the same command) and retry.`;
+      case 'orphan':
+        return `${who} holds it, left running by an earlier VS Code window (terminal "${h.terminal ?? ''}"). End it with kill_process {pid: ${h.pid}} (or kill_orphans) and retry.`;
+      default:
+        return `${who} holds it; Terminal Shepherd did not start it and will not kill it. Stop it yourself (or ask the user to), or run this on another port.`;
+    }
+  });
+  return `Port ${port} is already in use. ${lines.join(' ')}`;
+}
+
+export function restartFailedError(server: RunningServerFacts): ShepherdError {
+  return new ShepherdError(
+    BridgeErrorCode.TerminalBusy,
+    `Could not stop \`${server.command}\` in terminal "${server.terminal}" for the restart: it still runs after its processes were killed and Ctrl+C was sent. ` +
+      `Look at it with list_processes and stop it with kill_process, then retry.`,
+  );
+}
+
+export interface RunningServerFacts {
+  readonly command: string;
+  readonly terminal: string;
+}
+
+export function readyPatternModeError(waitMode: string): ShepherdError {
+  return new ShepherdError(
+    BridgeErrorCode.InvalidInput,
+    `readyPattern applies to waitMode "ready" only, not "${waitMode}". Use waitMode "ready" (or leave waitMode out), or drop readyPattern.`,
+  );
+}
+
+export function serversUnavailableError(): ShepherdError {
+  return new ShepherdError(BridgeErrorCode.Internal, 'waitMode "ready" is not available in this window (dev-server support did not start; see the log).');
 }

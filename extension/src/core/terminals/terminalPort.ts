@@ -67,10 +67,15 @@ export interface ExecutionEndEvent extends ExecutionEvent {
   readonly exitCode: number | undefined;
 }
 
+/** Who ended a terminal, as VS Code says (TerminalExitReason). */
+export type TerminalCloseReason = 'shell' | 'user' | 'window' | 'extension' | 'unknown';
+
 export interface TerminalCloseEvent {
   readonly terminal: ShellTerminal;
   /** The shell's exit code, when the terminal closed because its shell exited. */
   readonly exitCode: number | undefined;
+  /** `shell`: its process exited; `user`: closed in the UI; `window`: the window closed or reloaded. */
+  readonly reason: TerminalCloseReason;
 }
 
 export interface TerminalHost {

@@ -7,14 +7,22 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { InputParams, RunParams, StateParams, TerminalInfo, TerminalRunResult } from '../../../../common/src/protocol';
 import type { Disposable } from '../events';
+import { samePath } from '../fsUtil';
 import type { CommandRun, RunProgress } from '../run/commandRun';
 import {
   cancelledBeforeStartError,
   cancelledMessage,
   changeDirectoryError,
   cwdNotADirectoryError,
+  alreadyRunningResult,
   exitCodeOf,
   keySentWithoutRunError,
+  notReadyMessage,
+  portConflictMessage,
+  readyMessage,
+  readyPatternModeError,
+  restartFailedError,
+  serversUnavailableError,
   noRunYetError,
   nothingRunningError,
   relativeCwdError,
@@ -22,15 +30,19 @@ import {
   statusOf,
   terminalClosedError,
   timeoutMessage,
+  windowClosingError,
 } from '../run/runReport';
+import type { DevServers } from '../servers/devServers';
 import { changeDirectoryCommand, isControlKey } from './shellCommands';
 import { shellLabel } from './shellKind';
-import { TerminalSessions, type TerminalSession, type TerminalSessionsDependencies } from './terminalSessions';
+import { TerminalSessions, type TerminalSession, type TerminalSessionView, type TerminalSessionsDependencies } from './terminalSessions';
 
 export type { TerminalServiceEvent, TerminalSessionView } from './terminalSessions';
 
 export interface TerminalServiceDependencies extends Omit<TerminalSessionsDependencies, 'now'> {
   readonly now?: () => number;
+  /** Dev-server support: the duplicate rule, restarts, waitMode "ready", port conflicts. */
+  readonly servers?: DevServers;
 }
 
 export interface CallOptions {
@@ -54,7 +66,8 @@ export class TerminalService implements Disposable {
     this.onDidChange = this.sessions.onDidChange;
   }
 
-  sessionViews(): TerminalSession[] {
+  /** The open terminals, read-only (for the ledger and the views). */
+  sessionViews(): TerminalSessionView[] {
     return this.sessions.open();
   }
 
@@ -63,9 +76,26 @@ export class TerminalService implements Disposable {
     if (options.signal?.aborted) {
       throw cancelledBeforeStartError();
     }
-    const name = params.name ?? 'default';
+    const waitMode = params.waitMode ?? (params.readyPattern !== undefined ? 'ready' : 'completion');
+    if (params.readyPattern !== undefined && waitMode !== 'ready') {
+      throw readyPatternModeError(waitMode);
+    }
+    let name = params.name ?? 'default';
     const timeoutMs = params.timeoutMs ?? this.deps.settings().defaultTimeoutMs;
     const cwd = params.cwd === undefined ? undefined : await this.resolveCwd(params.cwd);
+    const servers = this.deps.servers;
+    if (servers && waitMode !== 'completion') {
+      // Never twice: the same server in the same directory is reported (or, asked to, replaced).
+      const running = servers.findRunning(params.command, cwd ?? this.sessions.get(name)?.terminal.cwd ?? this.deps.workspaceFolder(), this.sessions.open());
+      if (running && !params.restart) {
+        const { server, tail } = await servers.describe(running);
+        return alreadyRunningResult(server, tail, running.session.strategy);
+      }
+      if (running) {
+        if (!(await servers.stop(running))) throw restartFailedError({ command: running.command, terminal: running.session.name });
+        name = params.name ?? running.session.name;
+      }
+    }
     const reservation = await this.sessions.reserve(name, cwd);
     const { session } = reservation;
     let run: CommandRun;
@@ -78,16 +108,21 @@ export class TerminalService implements Disposable {
         throw cancelledBeforeStartError();
       }
       run = await this.sessions.startRun(session, params.command);
+      servers?.noteStarted(run, cwd ?? session.terminal.cwd ?? (reservation.created ? this.deps.workspaceFolder() : undefined), waitMode);
     } finally {
       reservation.release();
     }
-    if (params.waitMode === 'background') {
+    if (waitMode === 'background') {
       const outcome = await run.wait({ timeoutMs: BACKGROUND_GLANCE_MS, signal: options.signal });
       // `cancelled` promises Ctrl+C was sent, in this mode as in the others.
       if (outcome === 'cancelled') return this.cancel(session, run);
-      return runResult(run, outcome === 'timeout' ? 'running' : outcome);
+      if (outcome === 'disposed') throw windowClosingError(session.name, run.command);
+      return this.explainPortConflict(await runResult(run, outcome === 'timeout' ? 'running' : outcome));
     }
-    return this.waitAndReport(session, run, timeoutMs, options);
+    if (waitMode === 'ready') {
+      return this.waitReady(session, run, timeoutMs, params.readyPattern, options);
+    }
+    return this.explainPortConflict(await this.waitAndReport(session, run, timeoutMs, options));
   }
 
   /** terminal_state: the current or last run of a terminal, optionally waiting for it. */
@@ -171,10 +206,50 @@ export class TerminalService implements Disposable {
       if (outcome === 'cancelled') {
         return await this.cancel(session, run);
       }
+      if (outcome === 'disposed') {
+        throw windowClosingError(session.name, run.command);
+      }
       return await runResult(run, outcome, outcome === 'timeout' ? timeoutMessage(session.name, timeoutMs) : undefined);
     } finally {
       progress?.dispose();
     }
+  }
+
+  /** waitMode "ready": until the server or watcher answers, or it fails fast (ended, asks, cancelled, timeout). */
+  private async waitReady(session: TerminalSession, run: CommandRun, timeoutMs: number, readyPattern: string | undefined, options: CallOptions): Promise<TerminalRunResult> {
+    const servers = this.deps.servers;
+    if (!servers) throw serversUnavailableError();
+    const progress = options.onProgress ? this.reportProgress(run, options.onProgress) : undefined;
+    try {
+      const outcome = await servers.waitReady(run, {
+        timeoutMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(readyPattern !== undefined ? { readyPattern: new RegExp(readyPattern) } : {}),
+      });
+      switch (outcome.kind) {
+        case 'ready':
+          return { ...(await runResult(run, 'running', readyMessage(session.name, outcome.info))), ready: outcome.info };
+        case 'cancelled':
+          return await this.cancel(session, run);
+        case 'waiting_for_input':
+          return await runResult(run, 'waiting_for_input');
+        case 'ended':
+          return await this.explainPortConflict(await runResult(run, statusOf(run)));
+        case 'disposed':
+          throw windowClosingError(session.name, run.command);
+      }
+      return await runResult(run, 'timeout', notReadyMessage(session.name, timeoutMs, outcome.seen));
+    } finally {
+      progress?.dispose();
+    }
+  }
+
+  /** A command that failed because a port was taken: who holds the port, and the next step. */
+  private async explainPortConflict(result: TerminalRunResult): Promise<TerminalRunResult> {
+    const servers = this.deps.servers;
+    if (!servers || result.status !== 'completed' || result.exitCode === 0 || result.command === undefined) return result;
+    const conflict = await servers.portConflict(result.output, result.command);
+    return conflict ? { ...result, portConflict: conflict, message: portConflictMessage(conflict) } : result;
   }
 
   /** Calls `onProgress` about once a second with the run's figures until disposed; a failing callback is logged. */
@@ -194,7 +269,9 @@ export class TerminalService implements Disposable {
     if (run.active && !session.closed) {
       session.terminal.sendText('\u0003', false);
       run.inputSent();
-      await run.wait({ timeoutMs: CANCEL_WAIT_MS, stopAtInput: false });
+      if ((await run.wait({ timeoutMs: CANCEL_WAIT_MS, stopAtInput: false })) === 'disposed') {
+        throw windowClosingError(session.name, run.command);
+      }
     }
     return runResult(run, 'cancelled', cancelledMessage(session.name, run.active, CANCEL_WAIT_MS));
   }
@@ -203,6 +280,9 @@ export class TerminalService implements Disposable {
   private async changeDirectory(session: TerminalSession, cwd: string): Promise<void> {
     const cd = await this.sessions.startRun(session, changeDirectoryCommand(session.shell.kind, cwd));
     const outcome = await cd.wait({ timeoutMs: CD_TIMEOUT_MS, stopAtInput: true });
+    if (outcome === 'disposed') {
+      throw windowClosingError(session.name, cd.command);
+    }
     const result = await runResult(cd, outcome === 'timeout' ? 'timeout' : outcome);
     if (outcome !== 'completed' || (result.exitCode !== undefined && result.exitCode !== 0)) {
       // A cd still going (a hung mount, a prompt) must not leave the terminal busy with it.
@@ -225,8 +305,4 @@ export class TerminalService implements Disposable {
     }
     return resolved;
   }
-}
-
-function samePath(a: string | undefined, b: string): boolean {
-  return a !== undefined && path.resolve(a) === path.resolve(b);
 }

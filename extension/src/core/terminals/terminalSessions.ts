@@ -57,6 +57,8 @@ export interface TerminalSessionView {
   readonly shell: ShellInfo;
   readonly strategy: StrategyName;
   readonly currentRun: CommandRun | undefined;
+  /** Commands the user typed there that still run. */
+  readonly foreignExecutions: ReadonlySet<{ readonly commandLine: string }>;
   readonly closed: boolean;
 }
 
@@ -128,6 +130,7 @@ export class TerminalSessions implements Disposable {
   /** Closed sessions keep their last run reachable for terminal_state. */
   private readonly closedSessions = new Map<string, TerminalSession>();
   private readonly creating = new Map<string, Promise<TerminalSession>>();
+  private disposed = false;
   private readonly subscriptions = new DisposableStore();
   private readonly changeEmitter = new Emitter<TerminalServiceEvent>();
   readonly onDidChange = this.changeEmitter.event;
@@ -162,8 +165,12 @@ export class TerminalSessions implements Disposable {
   async reserve(name: string, cwd: string | undefined): Promise<Reservation> {
     const existing = this.sessions.get(name);
     if (existing) {
-      await this.ensureIdle(existing);
-      return this.reservation(existing, false);
+      const alive = await this.ensureIdle(existing);
+      if (alive && !existing.closed) {
+        return this.reservation(existing, false);
+      }
+      // Closed meanwhile, or its shell is gone while VS Code kept the terminal: start afresh.
+      this.retire(existing);
     }
     if (this.creating.has(name)) {
       throw busyError(name, busyReasons.starting);
@@ -187,10 +194,15 @@ export class TerminalSessions implements Disposable {
     const prepared = await prepareCommand(command, session.shell.kind, session.strategy, runsDir);
     const run = this.newRun(session, command);
     const subscriptions = new DisposableStore();
-    subscriptions.add(run.onDidChangeState(() => this.changeEmitter.fire({ kind: 'runStateChanged', session, run })));
-    subscriptions.add(run.onDidChangeState(() => {
-      if (!run.active) prepared.dispose();
-    }));
+    subscriptions.add(
+      run.onDidChangeState((state) => {
+        this.changeEmitter.fire({ kind: 'runStateChanged', session, run });
+        if (!run.active) prepared.dispose();
+        if (state.kind === 'terminal_closed' && state.end === 'shell_gone') {
+          this.retire(session);
+        }
+      }),
+    );
     subscriptions.add(prepared);
     session.replaceRun(run, subscriptions);
     let execution: ShellExecution;
@@ -210,6 +222,10 @@ export class TerminalSessions implements Disposable {
   }
 
   dispose(): void {
+    if (this.disposed) {
+      return;
+    }
+    this.disposed = true;
     this.subscriptions.dispose();
     for (const session of [...this.sessions.values(), ...this.closedSessions.values()]) {
       session.dispose();
@@ -226,7 +242,8 @@ export class TerminalSessions implements Disposable {
     return { session, created, release: () => (session.reserved = false) };
   }
 
-  private async ensureIdle(session: TerminalSession): Promise<void> {
+  /** Refuses a busy terminal; false when the OS says its shell is gone (the session is dead). */
+  private async ensureIdle(session: TerminalSession): Promise<boolean> {
     if (session.reserved) {
       throw busyError(session.name, busyReasons.starting);
     }
@@ -239,7 +256,7 @@ export class TerminalSessions implements Disposable {
       throw busyError(session.name, busyReasons.typed(typed.commandLine));
     }
     if (session.shellPid === undefined && !session.terminal.probeActivity) {
-      return;
+      return true;
     }
     // The probe is asynchronous: hold the terminal meanwhile so a concurrent call is refused.
     // A job only counts if it holds the terminal on a few probes in a row: shells and prompt
@@ -250,7 +267,7 @@ export class TerminalSessions implements Disposable {
       for (let probe = 0; probe < BUSY_PROBES; probe++) {
         if (probe > 0) await new Promise((resolve) => setTimeout(resolve, BUSY_PROBE_INTERVAL_MS));
         activity = await this.probe(session).catch(() => undefined);
-        if (activity?.foreground !== 'job') return;
+        if (activity?.foreground !== 'job') return activity?.foreground !== 'gone';
       }
       throw busyError(session.name, busyReasons.foreground(activity?.foregroundCommand));
     } finally {
@@ -378,7 +395,7 @@ export class TerminalSessions implements Disposable {
         descendants: this.deps.descendants ?? (() => Promise.resolve([])),
         onDidStart: (t, execution) => this.onStart({ terminal: t, execution }),
         onDidEnd: (t, execution, exitCode) => this.onEnd({ terminal: t, execution, exitCode }),
-        onDidClose: (t, exitCode) => this.onClose({ terminal: t, exitCode }),
+        onDidClose: (t, exitCode, reason) => this.onClose({ terminal: t, exitCode, reason }),
         logger: this.deps.logger,
       },
     );
@@ -449,17 +466,45 @@ export class TerminalSessions implements Disposable {
     }
   }
 
-  private onClose({ terminal, exitCode }: TerminalCloseEvent): void {
+  private onClose({ terminal, exitCode, reason }: TerminalCloseEvent): void {
     const session = this.sessionOf(terminal);
     if (!session) return;
+    this.markClosed(session);
+    const run = session.currentRun;
+    if (run?.active) {
+      if (reason === 'window' || reason === 'user') {
+        run.terminalClosed(undefined, reason);
+      } else if (exitCode === 0) {
+        // VS Code reports 0 for a shell killed by a signal too: a run it cut short never gets a success.
+        run.terminalClosed(undefined, 'unreported_exit');
+      } else {
+        run.terminalClosed(exitCode, reason === 'shell' ? 'shell_exit' : 'closed');
+      }
+    }
+    this.deps.logger.info(`terminal "${session.name}" closed (${reason}${exitCode !== undefined ? `, shell exit code ${exitCode}` : ''})`);
+    this.changeEmitter.fire({ kind: 'sessionClosed', session });
+  }
+
+  /**
+   * A session whose shell is gone while VS Code keeps its terminal (and may never close it): closed
+   * here, its terminal disposed, so the name gets a fresh terminal next time.
+   */
+  private retire(session: TerminalSession): void {
+    if (session.closed) return;
+    this.markClosed(session);
+    session.currentRun?.terminalClosed(undefined, 'shell_gone');
+    this.deps.logger.info(`terminal "${session.name}": its shell (pid ${session.shellPid ?? 'unknown'}) is gone; closing the terminal`);
+    this.changeEmitter.fire({ kind: 'sessionClosed', session });
+    session.terminal.dispose();
+  }
+
+  private markClosed(session: TerminalSession): void {
     session.closed = true;
     session.foreignExecutions.clear();
-    session.currentRun?.terminalClosed(exitCode);
     this.sessions.delete(session.name);
-    this.closedSessions.get(session.name)?.dispose();
+    const previous = this.closedSessions.get(session.name);
+    if (previous !== session) previous?.dispose();
     this.closedSessions.set(session.name, session);
-    this.deps.logger.info(`terminal "${session.name}" closed${exitCode !== undefined ? ` (shell exit code ${exitCode})` : ''}`);
-    this.changeEmitter.fire({ kind: 'sessionClosed', session });
   }
 }
 

@@ -1,5 +1,6 @@
 /** What the process UI needs from the rest of the extension (wired in extension.ts). */
 import type { Logger } from '../../../../common/src/logger';
+import type { DevServer } from '../../../../common/src/protocol';
 import type { ProcessLedger } from '../../core/ledger/api';
 import type { OrphanPolicy } from '../../core/settings';
 import type { TerminalService } from '../../core/terminals/terminalService';
@@ -9,6 +10,8 @@ export interface ProcessUiDependencies {
   readonly ledger: Pick<ProcessLedger, 'list' | 'summary' | 'kill' | 'killOrphans' | 'refresh' | 'onDidChange'>;
   /** The parts of the terminal service the UI uses (a TerminalService fits). */
   readonly terminals: Pick<TerminalService, 'list' | 'reveal' | 'onDidChange'>;
+  /** Dev servers running now, from memory (their URLs show in the views and the status bar). */
+  readonly servers: { list(): DevServer[] };
   /** The LogOutputChannel: "Show Log" shows it. */
   readonly logger: Logger & { show(): void };
   /** `<workspace>/.devtools`, where process-log.jsonl lives; undefined without a workspace. */

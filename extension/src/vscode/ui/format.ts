@@ -2,7 +2,9 @@
  * Words and numbers the process UI shows: ages, ports, one-line descriptions, kill reports.
  * Pure (no vscode), so every string a user reads is unit-tested.
  */
-import type { KillResult, TrackedProcess } from '../../../../common/src/protocol';
+import type { KillResult } from '../../../../common/src/protocol';
+
+export { flattenProcesses } from '../../core/ledger/processForest';
 
 /** The fields of a process the texts use (TrackedProcess and LedgerSummary entries both have them). */
 export interface ProcessFacts {
@@ -71,20 +73,6 @@ export function listPhrases(processes: readonly ProcessFacts[], max = 3): string
   if (rest > 0) return `${shown.join(', ')} and ${rest} more`;
   if (shown.length <= 1) return shown.join('');
   return `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
-}
-
-/** Every process of trees, parents before children, each pid once. */
-export function flattenProcesses(roots: readonly TrackedProcess[]): TrackedProcess[] {
-  const out: TrackedProcess[] = [];
-  const seen = new Set<number>();
-  const visit = (p: TrackedProcess): void => {
-    if (seen.has(p.pid)) return;
-    seen.add(p.pid);
-    out.push(p);
-    for (const child of p.children ?? []) visit(child);
-  };
-  for (const root of roots) visit(root);
-  return out;
 }
 
 export interface KillReport {

@@ -14,6 +14,9 @@ export const COMMANDS = {
   killProcessTree: 'terminalShepherd.killProcessTree',
   revealTerminal: 'terminalShepherd.revealTerminal',
   copyCommandLine: 'terminalShepherd.copyCommandLine',
+  /** A dev server's URL row: in the default browser, or in VS Code's Simple Browser. */
+  openUrl: 'terminalShepherd.openUrl',
+  openUrlInSimpleBrowser: 'terminalShepherd.openUrlInSimpleBrowser',
 } as const;
 
 /** Commands hidden from the command palette: they act on a row of the view. */
@@ -22,6 +25,8 @@ export const MENU_ONLY_COMMANDS: readonly string[] = [
   COMMANDS.killProcessTree,
   COMMANDS.revealTerminal,
   COMMANDS.copyCommandLine,
+  COMMANDS.openUrl,
+  COMMANDS.openUrlInSimpleBrowser,
 ];
 
 export const VIEW_CONTAINER_ID = 'terminalShepherd';
@@ -38,6 +43,7 @@ export const CONTEXT_VALUES = {
   process: 'process',
   orphan: 'orphan',
   orphanGroup: 'orphans',
+  url: 'url',
 } as const;
 
 export const STATUS_BAR_ID = 'terminalShepherd.processes';

@@ -66,6 +66,14 @@ export function registerProcessUi(deps: ProcessUiDependencies): Disposable {
       const name = typeof arg === 'string' ? arg : node?.kind === 'terminal' ? node.group.name : node?.kind === 'process' ? node.terminal : undefined;
       if (name !== undefined) actions.revealTerminal(name);
     }),
+    register(COMMANDS.openUrl, 'open the dev server URL', (arg) => {
+      const url = urlOf(arg);
+      if (url !== undefined) return actions.openUrl(url);
+    }),
+    register(COMMANDS.openUrlInSimpleBrowser, 'open the dev server URL in the Simple Browser', (arg) => {
+      const url = urlOf(arg);
+      if (url !== undefined) return actions.openUrlInSimpleBrowser(url);
+    }),
     register(COMMANDS.copyCommandLine, 'copy the command line', async (arg) => {
       const node = processOf(arg);
       if (node) await actions.copyCommandLine(node.process);
@@ -79,5 +87,11 @@ export function registerProcessUi(deps: ProcessUiDependencies): Disposable {
 
 function isNode(value: unknown): value is ProcessNode {
   const kind = (value as { kind?: unknown } | undefined)?.kind;
-  return kind === 'terminal' || kind === 'orphans' || kind === 'process';
+  return kind === 'terminal' || kind === 'orphans' || kind === 'process' || kind === 'url';
+}
+
+/** A URL row's URL (menus pass the row, the row's click passes the URL). */
+function urlOf(arg: unknown): string | undefined {
+  if (typeof arg === 'string') return arg;
+  return isNode(arg) && arg.kind === 'url' ? arg.url : undefined;
 }

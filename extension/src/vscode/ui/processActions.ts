@@ -25,7 +25,7 @@ export class ProcessActions {
 
   /** What the ledger and the terminal service know now (from memory, no I/O). */
   overview(): ProcessOverview {
-    return buildOverview(this.deps.ledger.list(), this.deps.terminals.list());
+    return buildOverview(this.deps.ledger.list(), this.deps.terminals.list(), this.deps.servers.list());
   }
 
   /** Asks the ledger to look at the OS now (new processes, exits, ports); the views follow. */
@@ -102,6 +102,18 @@ export class ProcessActions {
     await vscode.env.clipboard.writeText(process.commandLine);
     // A brief confirmation where the eye is not disturbed (a notification would be noise).
     vscode.window.setStatusBarMessage(`$(check) Copied the command line of ${processPhrase({ ...process, ports: [], startedAt: '' })}`, 3000);
+  }
+
+  /** A dev server's URL in the default browser (or wherever the OS opens http links). */
+  async openUrl(url: string): Promise<void> {
+    if (!(await vscode.env.openExternal(vscode.Uri.parse(url)))) {
+      void vscode.window.showInformationMessage(`${url} was not opened.`);
+    }
+  }
+
+  /** A dev server's URL inside VS Code, in the built-in Simple Browser. */
+  async openUrlInSimpleBrowser(url: string): Promise<void> {
+    await vscode.commands.executeCommand('simpleBrowser.show', url);
   }
 
   /** Opens process-log.jsonl at its end (the newest events), or says why there is none. */

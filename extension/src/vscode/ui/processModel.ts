@@ -3,7 +3,7 @@
  * terminals with their process trees, and the orphans. Pure (no vscode): the tree view, the
  * Show Processes pick and the tests all read the same model.
  */
-import type { ListProcessesResult, TerminalInfo, TrackedProcess } from '../../../../common/src/protocol';
+import type { DevServer, ListProcessesResult, TerminalInfo, TrackedProcess } from '../../../../common/src/protocol';
 import { flattenProcesses } from './format';
 
 export interface TerminalGroup {
@@ -16,6 +16,8 @@ export interface TerminalGroup {
   readonly command: string | undefined;
   /** Top-level processes (children nested inside). */
   readonly processes: readonly TrackedProcess[];
+  /** URLs of the dev servers running there. */
+  readonly urls: readonly string[];
 }
 
 export interface ProcessOverview {
@@ -25,7 +27,8 @@ export interface ProcessOverview {
   readonly orphans: readonly TrackedProcess[];
 }
 
-export function buildOverview(list: ListProcessesResult, terminals: readonly TerminalInfo[]): ProcessOverview {
+export function buildOverview(list: ListProcessesResult, terminals: readonly TerminalInfo[], servers: readonly DevServer[] = []): ProcessOverview {
+  const urlsOf = (terminal: string): string[] => [...new Set(servers.filter((s) => s.terminal === terminal).flatMap((s) => s.urls))];
   const byTerminal = new Map<string, TrackedProcess[]>();
   for (const root of list.active) {
     const group = byTerminal.get(root.terminalName);
@@ -39,11 +42,12 @@ export function buildOverview(list: ListProcessesResult, terminals: readonly Ter
     busy: t.busy,
     command: t.command,
     processes: byTerminal.get(t.name) ?? [],
+    urls: urlsOf(t.name),
   }));
   const open = new Set(terminals.map((t) => t.name));
   const closed = [...byTerminal.keys()].filter((name) => !open.has(name)).sort((a, b) => a.localeCompare(b));
   for (const name of closed) {
-    groups.push({ name, shellPid: undefined, open: false, busy: false, command: undefined, processes: byTerminal.get(name)! });
+    groups.push({ name, shellPid: undefined, open: false, busy: false, command: undefined, processes: byTerminal.get(name)!, urls: urlsOf(name) });
   }
   return { terminals: groups, orphans: list.orphaned };
 }
@@ -62,7 +66,10 @@ export interface ProcessRow {
   readonly terminal: string | undefined;
 }
 
-export type PickRow = { readonly kind: 'separator'; readonly label: string } | ({ readonly kind: 'process' } & ProcessRow);
+export type PickRow =
+  | { readonly kind: 'separator'; readonly label: string }
+  | { readonly kind: 'url'; readonly url: string; readonly terminal: string }
+  | ({ readonly kind: 'process' } & ProcessRow);
 
 /** The Show Processes list: a separator per terminal that has processes, then the orphans, children under parents. */
 export function pickRows(overview: ProcessOverview): PickRow[] {
@@ -70,6 +77,7 @@ export function pickRows(overview: ProcessOverview): PickRow[] {
   for (const group of overview.terminals) {
     if (group.processes.length === 0) continue;
     rows.push({ kind: 'separator', label: terminalHeading(group) });
+    for (const url of group.urls) rows.push({ kind: 'url', url, terminal: group.name });
     for (const row of processRows(group.processes, false, group.open ? group.name : undefined)) rows.push({ kind: 'process', ...row });
   }
   if (overview.orphans.length > 0) {
@@ -83,6 +91,18 @@ export function pickRows(overview: ProcessOverview): PickRow[] {
 export function terminalHeading(group: TerminalGroup): string {
   if (!group.open) return `${group.name} (closed)`;
   return group.shellPid !== undefined ? `${group.name} · shell pid ${group.shellPid}` : group.name;
+}
+
+/** What the status bar says of servers: how many, and for each its first URL and what it is. */
+export function serverFacts(servers: readonly DevServer[]): { readonly count: number; readonly servers: ReadonlyArray<{ readonly url?: string; readonly text: string }> } {
+  const mine = servers.filter((s) => s.status === 'running');
+  return {
+    count: mine.length,
+    servers: mine.map((s) => ({
+      ...(s.urls[0] !== undefined ? { url: s.urls[0] } : {}),
+      text: `${s.urls[0] === undefined ? (s.ports.length > 0 ? `port ${s.ports.join(', ')}: ` : 'no port yet: ') : ''}${s.command}${s.terminal ? ` in ${s.terminal}` : ''}`,
+    })),
+  };
 }
 
 /** Depth-first rows of process trees. */

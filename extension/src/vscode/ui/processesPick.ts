@@ -15,6 +15,7 @@ import { pickRows, treeOf, type ProcessRow } from './processModel';
 import { inBackground, userAction } from './userFeedback';
 
 type ActionKind = 'kill' | 'reveal' | 'copy';
+type UrlAction = 'browser' | 'simpleBrowser';
 
 interface ActionButton extends vscode.QuickInputButton {
   readonly action: ActionKind;
@@ -26,8 +27,19 @@ const BUTTONS: Record<ActionKind, ActionButton> = {
   copy: { action: 'copy', iconPath: new vscode.ThemeIcon('copy'), tooltip: 'Copy Command Line' },
 };
 
+interface UrlButton extends vscode.QuickInputButton {
+  readonly urlAction: UrlAction;
+}
+
+const URL_BUTTONS: Record<UrlAction, UrlButton> = {
+  browser: { urlAction: 'browser', iconPath: new vscode.ThemeIcon('link-external'), tooltip: 'Open in Browser' },
+  simpleBrowser: { urlAction: 'simpleBrowser', iconPath: new vscode.ThemeIcon('preview'), tooltip: 'Open in Simple Browser' },
+};
+
 interface ProcessItem extends vscode.QuickPickItem {
   readonly row?: ProcessRow;
+  /** A dev server's URL row. */
+  readonly url?: string;
 }
 
 interface ActionItem extends vscode.QuickPickItem {
@@ -64,9 +76,16 @@ function itemFor(row: ProcessRow, now: number): ProcessItem {
 
 function itemsFor(actions: ProcessActions): ProcessItem[] {
   const now = Date.now();
-  return pickRows(actions.overview()).map((r) =>
-    r.kind === 'separator' ? { label: r.label, kind: vscode.QuickPickItemKind.Separator } : itemFor(r, now),
-  );
+  return pickRows(actions.overview()).map((r): ProcessItem => {
+    switch (r.kind) {
+      case 'separator':
+        return { label: r.label, kind: vscode.QuickPickItemKind.Separator };
+      case 'url':
+        return { iconPath: new vscode.ThemeIcon('globe'), label: r.url, description: 'dev server: Enter opens it in the browser', url: r.url, buttons: [URL_BUTTONS.browser, URL_BUTTONS.simpleBrowser] };
+      default:
+        return itemFor(r, now);
+    }
+  });
 }
 
 /** Shows the pick; resolves when the user is done with it. */
@@ -143,10 +162,25 @@ function pickProcess(deps: ProcessUiDependencies, actions: ProcessActions, feed:
     });
 
     disposables.add(feed.onDidChange(render));
-    disposables.add(pick.onDidTriggerItemButton((e) => void act(e.item, e.button as ActionButton)));
+    const openUrl = userAction(deps, 'open the dev server URL', async (url: string, how: UrlAction) => {
+      pick.hide();
+      await (how === 'browser' ? actions.openUrl(url) : actions.openUrlInSimpleBrowser(url));
+    });
+    disposables.add(
+      pick.onDidTriggerItemButton((e) => {
+        const button = e.button as Partial<UrlButton>;
+        if (e.item.url !== undefined && button.urlAction) void openUrl(e.item.url, button.urlAction);
+        else void act(e.item, e.button as ActionButton);
+      }),
+    );
     disposables.add(
       pick.onDidAccept(() => {
-        accepted = pick.selectedItems[0]?.row;
+        const item = pick.selectedItems[0];
+        if (item?.url !== undefined) {
+          void openUrl(item.url, 'browser');
+          return;
+        }
+        accepted = item?.row;
         if (accepted) pick.hide();
       }),
     );

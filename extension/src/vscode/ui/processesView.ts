@@ -10,13 +10,14 @@ import type { TrackedProcess } from '../../../../common/src/protocol';
 import type { ChangeFeed } from './changeFeed';
 import type { ProcessUiDependencies } from './dependencies';
 import { countProcesses, escapeMarkdown, formatAge, formatPorts, formatStartTime, markdownCodeBlock, processDescription } from './format';
-import { CONTEXT_VALUES, PROCESSES_VIEW_ID } from './ids';
+import { COMMANDS, CONTEXT_VALUES, PROCESSES_VIEW_ID } from './ids';
 import type { ProcessActions } from './processActions';
 import { isEmptyOverview, type ProcessOverview, type ProcessRow, type TerminalGroup } from './processModel';
 import { guarded, inBackground } from './userFeedback';
 
 export type ProcessNode =
   | { readonly kind: 'terminal'; readonly group: TerminalGroup }
+  | { readonly kind: 'url'; readonly url: string; readonly terminal: string }
   | { readonly kind: 'orphans'; readonly orphans: readonly TrackedProcess[] }
   | ({ readonly kind: 'process' } & ProcessRow);
 
@@ -48,7 +49,12 @@ class ProcessTreeProvider implements vscode.TreeDataProvider<ProcessNode>, vscod
     }
     switch (node.kind) {
       case 'terminal':
-        return node.group.processes.map((process) => processNode(process, 0, false, node.group.open ? node.group.name : undefined));
+        return [
+          ...node.group.urls.map((url): ProcessNode => ({ kind: 'url', url, terminal: node.group.name })),
+          ...node.group.processes.map((process) => processNode(process, 0, false, node.group.open ? node.group.name : undefined)),
+        ];
+      case 'url':
+        return [];
       case 'orphans':
         return node.orphans.map((process) => processNode(process, 0, true, undefined));
       case 'process':
@@ -60,6 +66,8 @@ class ProcessTreeProvider implements vscode.TreeDataProvider<ProcessNode>, vscod
     switch (node.kind) {
       case 'terminal':
         return terminalItem(node.group);
+      case 'url':
+        return urlItem(node.url, node.terminal);
       case 'orphans':
         return orphansItem(node.orphans);
       case 'process':
@@ -80,13 +88,15 @@ const expandedIf = (has: boolean): vscode.TreeItemCollapsibleState =>
   has ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None;
 
 function terminalItem(group: TerminalGroup): vscode.TreeItem {
-  const item = new vscode.TreeItem(group.name, expandedIf(group.processes.length > 0));
+  const hasChildren = group.processes.length + group.urls.length > 0;
+  const item = new vscode.TreeItem(group.name, expandedIf(hasChildren));
   // Stable ids keep expansion and selection across re-renders. A row that gains its first child
   // gets a new id: VS Code keeps a known row's collapsible state, so a leaf would turn collapsed.
-  item.id = `terminal:${group.name}${group.processes.length > 0 ? '' : ':empty'}`;
+  item.id = `terminal:${group.name}${hasChildren ? '' : ':empty'}`;
   const parts: string[] = [];
   if (!group.open) parts.push('closed');
   else if (group.shellPid !== undefined) parts.push(`shell pid ${group.shellPid}`);
+  if (group.urls.length > 0) parts.push(group.urls[0]!);
   if (group.busy && group.command) parts.push(group.command);
   else if (group.open && group.processes.length === 0) parts.push('idle');
   item.description = parts.join(' · ');
@@ -96,8 +106,22 @@ function terminalItem(group: TerminalGroup): vscode.TreeItem {
   const tooltip = new vscode.MarkdownString(`**Terminal ${escapeMarkdown(group.name)}**${group.open ? '' : ' \\(closed\\)'}\n\n`);
   if (group.shellPid !== undefined) tooltip.appendMarkdown(`Shell pid ${group.shellPid}\n\n`);
   if (group.command) tooltip.appendMarkdown(`${group.busy ? 'Running' : 'Last command'}:\n\n${markdownCodeBlock(group.command)}\n\n`);
+  if (group.urls.length > 0) tooltip.appendMarkdown(`Serving ${group.urls.map((u) => `[${escapeMarkdown(u)}](${u})`).join(', ')}\n\n`);
   tooltip.appendMarkdown(`${escapeMarkdown(countProcesses(countTree(group.processes)))} tracked`);
   item.tooltip = tooltip;
+  return item;
+}
+
+/** A dev server's URL: a click opens it in the browser; the row's buttons offer the Simple Browser too. */
+function urlItem(url: string, terminal: string): vscode.TreeItem {
+  const item = new vscode.TreeItem(url, vscode.TreeItemCollapsibleState.None);
+  item.id = `url:${terminal}:${url}`;
+  item.description = 'dev server';
+  item.iconPath = new vscode.ThemeIcon('globe');
+  item.contextValue = CONTEXT_VALUES.url;
+  item.command = { command: COMMANDS.openUrl, title: 'Open in Browser', arguments: [url] };
+  item.tooltip = new vscode.MarkdownString(`Dev server in terminal ${escapeMarkdown(terminal)}: click to open ${escapeMarkdown(url)} in the browser`);
+  item.accessibilityInformation = { label: `Dev server URL ${url}, in terminal ${terminal}` };
   return item;
 }
 

@@ -27,7 +27,7 @@ export function createStatusBar(deps: ProcessUiDependencies, feed: ChangeFeed): 
   // output: a run must not pay for re-sending an unchanged item (the feed fires on every run).
   let shown: StatusBarModel | undefined;
   const render = guarded(deps, 'rendering the status bar item', (): void => {
-    const model = statusBarModel(deps.ledger.summary(), Date.now());
+    const model = statusBarModel(deps.ledger.summary(), Date.now(), deps.servers.list());
     if (shown && sameModel(shown, model)) return;
     shown = model;
     item.text = model.text;

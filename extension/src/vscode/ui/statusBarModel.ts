@@ -7,8 +7,9 @@
  * colours while processes of an earlier window (orphans) are alive, the one state that asks the
  * user to act.
  */
-import type { LedgerSummary } from '../../../../common/src/protocol';
+import type { DevServer, LedgerSummary } from '../../../../common/src/protocol';
 import { countProcesses, escapeMarkdown, processDescription, type ProcessFacts } from './format';
+import { serverFacts } from './processModel';
 
 export interface StatusBarModel {
   readonly visible: boolean;
@@ -25,12 +26,20 @@ export interface StatusBarModel {
 /** Processes listed in the tooltip; more are counted. */
 export const TOOLTIP_MAX_LISTED = 10;
 
-export function statusBarModel(summary: LedgerSummary, now: number): StatusBarModel {
+export function statusBarModel(summary: LedgerSummary, now: number, devServers: readonly DevServer[] = []): StatusBarModel {
   const running = summary.running.length;
   const orphaned = summary.orphaned.length;
-  const counts = [countProcesses(running, 'running'), ...(orphaned > 0 ? [countProcesses(orphaned, 'orphaned')] : [])].join(', ');
-  const text = orphaned > 0 ? `$(server-process) ${running}  $(warning) ${orphaned}` : `$(server-process) ${running}`;
+  const servers = serverFacts(devServers);
+  const counts = [
+    countProcesses(running, 'running'),
+    ...(servers.count > 0 ? [`${servers.count} dev server${servers.count === 1 ? '' : 's'}`] : []),
+    ...(orphaned > 0 ? [countProcesses(orphaned, 'orphaned')] : []),
+  ].join(', ');
+  const text = [`$(server-process) ${running}`, ...(servers.count > 0 ? [`$(globe) ${servers.count}`] : []), ...(orphaned > 0 ? [`$(warning) ${orphaned}`] : [])].join('  ');
   const lines = [`**Terminal Shepherd**: ${escapeMarkdown(counts)}`, ''];
+  if (servers.count > 0) {
+    lines.push('Dev servers:', '', ...servers.servers.map((s) => `- ${s.url !== undefined ? `[${escapeMarkdown(s.url)}](${s.url}) · ` : ''}${escapeMarkdown(s.text)}`), '');
+  }
   let budget = TOOLTIP_MAX_LISTED;
   const section = (title: string, entries: readonly ProcessFacts[]): void => {
     if (entries.length === 0) return;

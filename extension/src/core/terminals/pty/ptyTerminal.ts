@@ -18,7 +18,7 @@ import type { Logger } from '../../../../../common/src/logger';
 import { Emitter } from '../../events';
 import type { ShellActivity } from '../../processes/types';
 import { findOnPath, type ShellInfo } from '../shellKind';
-import type { PseudoterminalBehaviour, PseudoterminalHandle, ShellExecution, ShellTerminal } from '../terminalPort';
+import type { PseudoterminalBehaviour, PseudoterminalHandle, ShellExecution, ShellTerminal, TerminalCloseReason } from '../terminalPort';
 import { commandFileExtension, commandFileText, KEEPER_SCRIPT, keeperRequest, shellFileArgs } from './ptyCommand';
 
 export interface PtyTerminalOptions {
@@ -40,7 +40,7 @@ export interface PtyTerminalDependencies {
   readonly descendants: (pid: number) => Promise<Array<{ readonly pid: number; readonly ppid: number }>>;
   readonly onDidStart: (terminal: PtyTerminal, execution: ShellExecution) => void;
   readonly onDidEnd: (terminal: PtyTerminal, execution: ShellExecution, exitCode: number | undefined) => void;
-  readonly onDidClose: (terminal: PtyTerminal, exitCode: number | undefined) => void;
+  readonly onDidClose: (terminal: PtyTerminal, exitCode: number | undefined, reason: TerminalCloseReason) => void;
   readonly logger: Logger;
 }
 
@@ -123,7 +123,8 @@ export class PtyTerminal implements ShellTerminal {
         this.write(DIM(`Terminal Shepherd runs commands here with ${options.shell.path ?? options.shell.name} (no shell integration available).\r\n`));
         this.markReady();
       },
-      close: () => this.shutdown(undefined),
+      // VS Code closes a pseudoterminal when the user closes it (or the window goes).
+      close: () => this.shutdown(undefined, 'user'),
       handleInput: (data) => this.input(data),
       setDimensions: (columns, rows) => this.setSize(columns, rows),
     };
@@ -191,7 +192,7 @@ export class PtyTerminal implements ShellTerminal {
   }
 
   dispose(): void {
-    this.shutdown(undefined);
+    this.shutdown(undefined, 'extension');
     this.handle.dispose();
   }
 
@@ -238,7 +239,7 @@ export class PtyTerminal implements ShellTerminal {
     keeper.on('error', (error) => this.deps.logger.warn(`terminal "${this.name}": its process failed`, error));
     keeper.on('exit', (code) => {
       if (this.running) this.finish(undefined);
-      this.shutdown(code ?? undefined);
+      this.shutdown(code ?? undefined, 'shell');
     });
   }
 
@@ -319,7 +320,7 @@ export class PtyTerminal implements ShellTerminal {
     this.rows = rows;
   }
 
-  private shutdown(exitCode: number | undefined): void {
+  private shutdown(exitCode: number | undefined, reason: TerminalCloseReason): void {
     if (this.isClosed) return;
     this.isClosed = true;
     if (this.running) {
@@ -344,7 +345,7 @@ export class PtyTerminal implements ShellTerminal {
         });
     }
     this.closeEmitter.fire(exitCode);
-    this.deps.onDidClose(this, exitCode);
+    this.deps.onDidClose(this, exitCode, reason);
     this.writeEmitter.dispose();
     this.closeEmitter.dispose();
   }

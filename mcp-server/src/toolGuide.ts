@@ -1,0 +1,31 @@
+/**
+ * What a model reads about runs, shared by every tool that returns one (terminal_run,
+ * terminal_state, terminal_input): each status, what it means and the call to make next. A status
+ * added to the protocol must be described here (the Record makes the compiler ask), and every such
+ * tool then describes it.
+ */
+import type { RunStatus } from '../../common/src/protocol';
+
+/** Most characters in a tool's description: a model reads every description on every request. A test holds each tool to it. */
+export const MAX_DESCRIPTION_CHARS = 1000;
+
+/** Per status: its meaning and the next call, one short line each in a tool description. */
+export const runStatusGuide: Readonly<Record<RunStatus, string>> = {
+  completed: 'done; see exitCode',
+  waiting_for_input: 'it asks for input (see prompt); answer with terminal_input',
+  timeout: 'still running; terminal_state with wait: true waits more, terminal_input "\\u0003" stops it',
+  running: 'runs in the background, or is ready (waitMode "ready": see ready.urls); terminal_state reports on it',
+  already_running: 'the same command runs there already: nothing started (see its URLs; restart: true replaces it)',
+  cancelled: 'the call was cancelled; Ctrl+C was sent',
+  terminal_closed: 'the terminal was closed or its shell exited; terminal_run opens a new one',
+};
+
+/** Every status, in the guide's order. */
+export const ALL_RUN_STATUSES = Object.keys(runStatusGuide) as RunStatus[];
+/** What terminal_state and terminal_input report on: a run that exists (already_running starts none). */
+export const REPORTED_STATUSES = ALL_RUN_STATUSES.filter((s) => s !== 'already_running');
+
+/** A "Statuses:" list for the statuses a tool can return (all unless given). */
+export function describeStatuses(statuses: readonly RunStatus[] = ALL_RUN_STATUSES): string {
+  return ['Statuses:', ...statuses.map((s) => `- ${s}: ${runStatusGuide[s]}`)].join('\n');
+}
