@@ -83,10 +83,11 @@ const toolCases: readonly ToolCase[] = [
       command: 'npm run dev',
       durationMs: 412,
       pid: 52,
+      strategy: 'vscode',
       ready: { ports: [5173], urls: ['http://localhost:5173/'], via: 'http', http: { url: 'http://localhost:5173/', status: 200 }, waitedMs: 401 },
       message: 'Ready after 401 ms.',
     },
-    text: 'running · 412 ms · terminal "web" (shell pid 52)\n$ npm run dev\nURLs: http://localhost:5173/\nReady after 401 ms.\n--- output ---\nVITE v7 ready in 300 ms\n  ➜  Local:   http://localhost:5173/',
+    text: 'running · 412 ms · terminal "web" (shell pid 52, strategy vscode)\n$ npm run dev\nURLs: http://localhost:5173/\nReady after 401 ms.\n--- output ---\nVITE v7 ready in 300 ms\n  ➜  Local:   http://localhost:5173/',
     failure: { error: new ShepherdError(BridgeErrorCode.InvalidInput, 'readyPattern applies to waitMode "ready" only.'), code: 'InvalidInput', nextStep: /waitMode "ready" only/ },
   },
   {
