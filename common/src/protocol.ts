@@ -106,6 +106,15 @@ export const runStatusSchema = z.enum([
 ]);
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
+/**
+ * How a terminal runs commands, chosen per terminal (first that works, in this order):
+ * `vscode` VS Code's own shell integration; `shepherd` Terminal Shepherd's init scripts emitting
+ * the same sequences where VS Code's did not activate; `pseudoterminal` an extension-owned
+ * terminal that runs each command itself (no shell hooks needed).
+ */
+export const strategySchema = z.enum(['vscode', 'shepherd', 'pseudoterminal']);
+export type StrategyName = z.infer<typeof strategySchema>;
+
 export const waitModeSchema = z.enum(['completion', 'background', 'ready']);
 export type WaitMode = z.infer<typeof waitModeSchema>;
 
@@ -175,6 +184,8 @@ export const terminalRunResultSchema = z.object({
   truncated: z.boolean().optional(),
   outputFile: z.string().optional(),
   message: z.string().optional(),
+  /** How the terminal ran the command (see strategySchema). */
+  strategy: strategySchema,
   /** waitMode "ready": what showed it ready (status running). */
   ready: readyInfoSchema.optional(),
   /** Status already_running: the server already running (its output tail is `output`). */
@@ -254,6 +265,9 @@ export const terminalInfoSchema = z.object({
   busy: z.boolean(),
   cwd: z.string().optional(),
   shellIntegration: z.boolean(),
+  /** The shell's kind (bash, zsh, fish, sh, pwsh, cmd, or the executable's name). */
+  shell: z.string(),
+  strategy: strategySchema,
   command: z.string().optional(),
   status: runStatusSchema.optional(),
   exitCode: z.number().int().optional(),

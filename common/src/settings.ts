@@ -34,6 +34,7 @@ export interface BooleanSetting extends BaseSetting {
 export type SettingSpec = NumberSetting | StringSetting | EnumSetting | BooleanSetting;
 
 const orphanPolicies = ['report', 'ask', 'kill'] as const;
+const strategies = ['auto', 'vscode', 'shepherd', 'pseudoterminal'] as const;
 const logLevels = ['trace', 'debug', 'info', 'warn', 'error'] as const;
 
 /** Keys are relative to SETTINGS_SECTION ("run.gracePeriodMs" is terminalShepherd.run.gracePeriodMs). */
@@ -69,7 +70,22 @@ export const settingsTable = {
     type: 'string',
     default: '',
     scope: 'machine-overridable',
-    markdownDescription: 'Shell for new managed terminals (for example `/bin/bash` or `pwsh`). Empty uses VS Code\'s default terminal profile.',
+    markdownDescription:
+      'Shell for new managed terminals (for example `/bin/bash` or `pwsh`). Empty uses VS Code\'s default terminal profile. In a remote window (Remote-SSH, WSL, Dev Containers, code-server) set it in the **Remote** settings (machine settings), where the terminals run: user settings do not apply there.',
+  },
+  'terminal.strategy': {
+    type: 'string',
+    enum: strategies,
+    enumDescriptions: [
+      'VS Code\'s shell integration where it activates, else Terminal Shepherd\'s own, else an extension-owned terminal (default).',
+      'Start with VS Code\'s shell integration (bash, zsh, fish, pwsh).',
+      'Start with Terminal Shepherd\'s own shell integration (bash, zsh, fish, sh, dash, ksh, mksh).',
+      'An extension-owned terminal that runs each command itself (any shell; no shell hooks).',
+    ],
+    default: 'auto',
+    scope: 'window',
+    markdownDescription:
+      'How new managed terminals run commands. Each terminal tries the chosen strategy first and falls back to the next one that works for its shell; results and `terminal_list` say which one a terminal uses.',
   },
   'terminal.shellIntegrationTimeoutMs': {
     type: 'number',
@@ -78,7 +94,7 @@ export const settingsTable = {
     maximum: 120_000,
     scope: 'window',
     markdownDescription:
-      'How long to wait, in milliseconds, for shell integration to activate in a new managed terminal before the run fails with an explanation.',
+      'How long to wait, in milliseconds, for shell integration to activate in a new managed terminal before falling back to the next strategy (Terminal Shepherd\'s own integration, then an extension-owned terminal).',
   },
   'terminal.revealOnCreate': {
     type: 'boolean',
@@ -120,6 +136,7 @@ export const settingsTable = {
 
 export type SettingKey = keyof typeof settingsTable;
 export type OrphanPolicy = (typeof orphanPolicies)[number];
+export type StrategySetting = (typeof strategies)[number];
 
 /** A number from the user's settings, rounded and held to the table's range; the default when unusable. */
 export function clampSetting(spec: NumberSetting, value: unknown): number {

@@ -16,6 +16,7 @@ import { createRunOutputFactory } from './core/output/runOutputFactory';
 import { createProcessMonitor } from './core/processes';
 import { DevServers } from './core/servers/devServers';
 import { WorkspaceStacks } from './core/stacks/workspaceStacks';
+import { integrationFilesProvider } from './core/terminals/integration/integrationFiles';
 import { TerminalService } from './core/terminals/terminalService';
 import { offerCopilotSetup } from './vscode/copilotFirstRun';
 import { createLogChannel } from './vscode/logChannel';
@@ -66,7 +67,9 @@ export async function activate(context: ExtensionContext): Promise<void> {
       onLogFileFailure: (file, error) => dataDirAlarm.report('outputLog', file, error),
     }),
     probeShell: (pid) => monitor.probeShell(pid),
+    descendants: (pid) => monitor.descendants(pid),
     workspaceFolder: () => workspaceFolder,
+    integrationFiles: integrationFilesProvider(context.asAbsolutePath('shell')),
     logger: log,
     servers,
   });

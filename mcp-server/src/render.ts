@@ -9,7 +9,8 @@ export function renderRunResult(result: TerminalRunResult): string {
   const head: string[] = [result.status];
   if (result.exitCode !== undefined) head.push(`exit code ${result.exitCode}`);
   head.push(formatDuration(result.durationMs));
-  head.push(`terminal ${quote(result.name)}${result.pid !== undefined ? ` (shell pid ${result.pid})` : ''}`);
+  const about = [...(result.pid !== undefined ? [`shell pid ${result.pid}`] : []), `strategy ${result.strategy}`];
+  head.push(`terminal ${quote(result.name)} (${about.join(', ')})`);
   const lines = [head.join(' · ')];
   if (result.command !== undefined) lines.push(`$ ${result.command}`);
   if (result.status === 'waiting_for_input') lines.push(`Prompt: ${quote(result.prompt ?? '')}`);
@@ -28,7 +29,7 @@ export function renderTerminalList(terminals: readonly TerminalInfo[]): string {
   }
   return terminals
     .map((t) => {
-      const parts = [`${quote(t.name)}: ${t.busy ? 'busy' : 'idle'}`];
+      const parts = [`${quote(t.name)}: ${t.busy ? 'busy' : 'idle'}`, `${t.shell} (strategy ${t.strategy})`];
       if (t.pid !== undefined) parts.push(`shell pid ${t.pid}`);
       if (t.cwd) parts.push(`cwd ${t.cwd}`);
       if (t.command !== undefined) {

@@ -20,6 +20,7 @@ import { DevServers, TreePorts } from '../../extension/src/core/servers/devServe
 import { probeUrl } from '../../extension/src/core/servers/probe';
 import { analyzeWorkspace, defaultDetectOptions } from '../../extension/src/core/stacks/detectStacks';
 import { WorkspaceStacks } from '../../extension/src/core/stacks/workspaceStacks';
+import { shellInfo } from '../../extension/src/core/terminals/shellKind';
 import type { TerminalSessionView } from '../../extension/src/core/terminals/terminalSessions';
 import { freePort, openShepherdWindow } from '../support/shepherdE2e';
 import { measure, summarize, type Stats } from './stats';
@@ -141,6 +142,8 @@ export async function runDevServerLocalBench(): Promise<DevServerLocalResult> {
       currentRun: { active: true, command: `npm run dev -- --port ${3000 + i}` } as unknown as CommandRun,
       foreignExecutions: new Set(),
       closed: false,
+      shell: shellInfo('/bin/bash'),
+      strategy: 'vscode',
     }));
     const duplicateCheck = await measure(5000, () => servers.findRunning('npm run dev', '/work/app', sessions));
     return { treeLook, treeLookTables, httpProbe, files, detectCold, detectCached, sessions: sessions.length, duplicateCheck };

@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark, figures printed (never asserted), ratios measured in one run.
  *   npm run bench                 all
- *   npm run bench -- chain        only the real-chain benchmark (also: copilot, ready, servers, output, process, ledger)
+ *   npm run bench -- chain        only the real-chain benchmark (also: strategies, copilot, ready, servers, output, process, ledger)
  */
 import { cpus, loadavg } from 'node:os';
 import { runChainBench } from './chainBench';
@@ -10,6 +10,7 @@ import { runDevServerLocalBench, runReadyChainBench } from './devServerBench';
 import { runLedgerBench } from './ledgerBench';
 import { runOutputBench } from './outputBench';
 import { runProcessBench } from './processBench';
+import { runStrategyBench } from './strategyBench';
 import { ms, type Stats } from './stats';
 
 const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
@@ -25,6 +26,18 @@ const returned = (t: SideBySideTool): string => {
 
 async function main(): Promise<void> {
   console.log(`Terminal Shepherd benchmarks — ${cpus().length} CPUs, load ${loadavg()[0]!.toFixed(2)}, Node ${process.version}\n`);
+
+  if (wants('strategies')) {
+    const results = await runStrategyBench();
+    console.log(`Execution strategies: terminal_run \`true\` against the floor of its own strategy, same window, ${results[0]?.run.runs ?? 0} runs each`);
+    for (const r of results) {
+      line(`${r.shell} / ${r.strategy}: floor`, dist(r.floor));
+      line(`${r.shell} / ${r.strategy}: terminal_run`, dist(r.run));
+      const goal = r.strategy === 'vscode' ? 'goal <= 1.5' : 'goal <= 1.5 and p50 < 60 ms';
+      line(`${r.shell} / ${r.strategy}: ratio terminal_run / floor (p50; ${goal})`, (r.run.p50 / r.floor.p50).toFixed(2));
+    }
+    console.log();
+  }
 
   if (wants('chain')) {
     const c = await runChainBench();

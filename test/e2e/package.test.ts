@@ -11,7 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { Locator, Page } from 'playwright-core';
 import type { ListProcessesResult } from '../../common/src/protocol';
 import { repoRoot } from '../support/mcpClient';
-import { E2E_SETTINGS, VSIX, flatten, makeWorkspace, packageVsix, restoreDevelopmentBuild, waitFor } from '../support/shepherdE2e';
+import { E2E_MACHINE_SETTINGS, E2E_SETTINGS, VSIX, flatten, makeWorkspace, packageVsix, restoreDevelopmentBuild, waitFor } from '../support/shepherdE2e';
 import { launchVsCode, type VsCode } from '../support/vscodeHarness';
 import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
 
@@ -25,6 +25,13 @@ const SHIPPED = [
   'extension/readme.md',
   'extension/dist/extension.js',
   'extension/dist/mcp-server.js',
+  'extension/shell/bash.sh',
+  'extension/shell/fish.fish',
+  'extension/shell/posix.sh',
+  'extension/shell/zlogin.zsh',
+  'extension/shell/zprofile.zsh',
+  'extension/shell/zshenv.zsh',
+  'extension/shell/zshrc.zsh',
   'extension/media/icon.png',
   'extension/media/processes-view.svg',
 ];
@@ -108,7 +115,7 @@ describe('the .vsix: npm run package, only what ships, installed into a fresh VS
       await ensureVsCode();
       workspace = makeWorkspace();
       const t0 = Date.now();
-      vsc = await launchVsCode({ workspace, vsix: [VSIX], settings: E2E_SETTINGS, label: 'vsix' });
+      vsc = await launchVsCode({ workspace, vsix: [VSIX], settings: E2E_SETTINGS, machineSettings: E2E_MACHINE_SETTINGS, label: 'vsix' });
       timings['install + open VS Code'] = Date.now() - t0;
       await waitFor('the installed extension to advertise its bridge', 60_000, () => existsSync(path.join(workspace, '.devtools', 'bridge.json')));
     });

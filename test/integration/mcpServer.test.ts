@@ -23,7 +23,7 @@ describe('MCP server bundle over stdio (dist/mcp-server.js)', () => {
       assert.deepEqual(seen, { command: 'make', timeoutMs: 5000 });
       assert.equal(result.isError, undefined, toolText(result));
       assert.deepEqual(result.structuredContent, runResult({ command: 'make', output: 'built' }));
-      assert.match(toolText(result), /^completed · exit code 0 · 12 ms · terminal "default" \(shell pid 4242\)\n\$ make\n--- output ---\nbuilt$/);
+      assert.match(toolText(result), /^completed · exit code 0 · 12 ms · terminal "default" \(shell pid 4242, strategy vscode\)\n\$ make\n--- output ---\nbuilt$/);
       // The SDK parses every stdout line as a JSON-RPC message: anything else is reported here.
       assert.deepEqual(session.protocolErrors(), []);
       const log = session.stderr();

@@ -8,7 +8,7 @@ import { BridgeErrorCode, methods, runStatusSchema, type LedgerSummary, type Met
 import type { RequestContext } from '../../extension/src/bridge/bridgeServer';
 import { ShepherdError } from '../../extension/src/core/errors';
 import { notOwnedError } from '../../extension/src/core/ledger/killRefusal';
-import { nothingRunningError, shellIntegrationUnavailableError, terminalNotFoundError } from '../../extension/src/core/run/runReport';
+import { noStrategyError, nothingRunningError, terminalNotFoundError } from '../../extension/src/core/run/runReport';
 import { ALL_RUN_STATUSES, MAX_DESCRIPTION_CHARS, REPORTED_STATUSES, runStatusGuide } from '../../mcp-server/src/toolGuide';
 import { runResult, startBridgeFixture, type BridgeFixture } from '../support/bridgeFixture';
 import { IN_MEMORY_SERVER_VERSION, connectInMemory, type InMemoryMcpSession } from '../support/inMemoryMcp';
@@ -63,9 +63,13 @@ const toolCases: readonly ToolCase[] = [
     key: 'run',
     args: { command: 'npm run dev', name: 'dev', waitMode: 'background', cwd: 'web' },
     params: { command: 'npm run dev', name: 'dev', waitMode: 'background', cwd: 'web' },
-    result: { status: 'running', output: '', name: 'dev', command: 'npm run dev', durationMs: 12, pid: 51 },
-    text: 'running · 12 ms · terminal "dev" (shell pid 51)\n$ npm run dev\n--- output ---\n(no output)',
-    failure: { error: shellIntegrationUnavailableError('dev', 10_000), code: 'ShellIntegrationUnavailable', nextStep: /choose one with terminalShepherd\.terminal\.shellPath\), then retry\./ },
+    result: { status: 'running', output: '', name: 'dev', command: 'npm run dev', durationMs: 12, pid: 51, strategy: 'vscode' },
+    text: 'running · 12 ms · terminal "dev" (shell pid 51, strategy vscode)\n$ npm run dev\n--- output ---\n(no output)',
+    failure: {
+      error: noStrategyError('dev', '/bin/tcsh', ['pseudoterminal: it failed']),
+      code: 'ShellIntegrationUnavailable',
+      nextStep: /set terminalShepherd\.terminal\.strategy to "pseudoterminal", then retry\./,
+    },
   },
   {
     tool: 'terminal_run',
@@ -79,10 +83,11 @@ const toolCases: readonly ToolCase[] = [
       command: 'npm run dev',
       durationMs: 412,
       pid: 52,
+      strategy: 'vscode',
       ready: { ports: [5173], urls: ['http://localhost:5173/'], via: 'http', http: { url: 'http://localhost:5173/', status: 200 }, waitedMs: 401 },
       message: 'Ready after 401 ms.',
     },
-    text: 'running · 412 ms · terminal "web" (shell pid 52)\n$ npm run dev\nURLs: http://localhost:5173/\nReady after 401 ms.\n--- output ---\nVITE v7 ready in 300 ms\n  ➜  Local:   http://localhost:5173/',
+    text: 'running · 412 ms · terminal "web" (shell pid 52, strategy vscode)\n$ npm run dev\nURLs: http://localhost:5173/\nReady after 401 ms.\n--- output ---\nVITE v7 ready in 300 ms\n  ➜  Local:   http://localhost:5173/',
     failure: { error: new ShepherdError(BridgeErrorCode.InvalidInput, 'readyPattern applies to waitMode "ready" only.'), code: 'InvalidInput', nextStep: /waitMode "ready" only/ },
   },
   {
@@ -115,8 +120,8 @@ const toolCases: readonly ToolCase[] = [
     key: 'state',
     args: { name: 'ci', wait: true, timeout: 2000 },
     params: { name: 'ci', wait: true, timeoutMs: 2000 },
-    result: { status: 'timeout', output: '3 of 9 suites', name: 'ci', command: 'npm test', durationMs: 2003, pid: 60, message: 'Still running; terminal_state waits again.' },
-    text: 'timeout · 2.0 s · terminal "ci" (shell pid 60)\n$ npm test\nStill running; terminal_state waits again.\n--- output ---\n3 of 9 suites',
+    result: { status: 'timeout', output: '3 of 9 suites', name: 'ci', command: 'npm test', durationMs: 2003, pid: 60, message: 'Still running; terminal_state waits again.', strategy: 'shepherd' },
+    text: 'timeout · 2.0 s · terminal "ci" (shell pid 60, strategy shepherd)\n$ npm test\nStill running; terminal_state waits again.\n--- output ---\n3 of 9 suites',
     failure: { error: terminalNotFoundError('ci', ['default']), code: 'TerminalNotFound', nextStep: /Managed terminals: "default"\. terminal_run creates a terminal for a new name\./ },
   },
   {
@@ -124,8 +129,8 @@ const toolCases: readonly ToolCase[] = [
     key: 'input',
     args: { name: 'ci', text: 'y', enter: false, timeout: 3000 },
     params: { name: 'ci', text: 'y', enter: false, timeoutMs: 3000 },
-    result: { status: 'completed', output: 'Continue? [y/N] y\ndone', exitCode: 0, name: 'ci', command: './setup.sh', durationMs: 840, pid: 60 },
-    text: 'completed · exit code 0 · 840 ms · terminal "ci" (shell pid 60)\n$ ./setup.sh\n--- output ---\nContinue? [y/N] y\ndone',
+    result: { status: 'completed', output: 'Continue? [y/N] y\ndone', exitCode: 0, name: 'ci', command: './setup.sh', durationMs: 840, pid: 60, strategy: 'pseudoterminal' },
+    text: 'completed · exit code 0 · 840 ms · terminal "ci" (shell pid 60, strategy pseudoterminal)\n$ ./setup.sh\n--- output ---\nContinue? [y/N] y\ndone',
     failure: { error: nothingRunningError('ci', undefined), code: 'NoActiveRun', nextStep: /To run a command use terminal_run\./ },
   },
   {
@@ -135,11 +140,11 @@ const toolCases: readonly ToolCase[] = [
     params: {},
     result: {
       terminals: [
-        { name: 'dev', pid: 51, busy: true, cwd: '/w', shellIntegration: true, command: 'npm run dev', status: 'running' },
-        { name: 'old', busy: false, shellIntegration: false, command: 'make', status: 'completed', exitCode: 2 },
+        { name: 'dev', pid: 51, busy: true, cwd: '/w', shellIntegration: true, shell: 'bash', strategy: 'vscode', command: 'npm run dev', status: 'running' },
+        { name: 'old', busy: false, shellIntegration: false, shell: 'cmd', strategy: 'pseudoterminal', command: 'make', status: 'completed', exitCode: 2 },
       ],
     },
-    text: '"dev": busy · shell pid 51 · cwd /w · running: npm run dev (running)\n"old": idle · last: make (completed, exit code 2) · no shell integration',
+    text: '"dev": busy · bash (strategy vscode) · shell pid 51 · cwd /w · running: npm run dev (running)\n"old": idle · cmd (strategy pseudoterminal) · last: make (completed, exit code 2) · no shell integration',
     failure: { error: new Error('the terminal registry is gone'), ...internal },
   },
   {
@@ -258,7 +263,7 @@ describe('MCP tools from source (createServer over an in-memory transport)', () 
     assert.deepEqual(seen, { command: 'false', timeoutMs: 5000, name: 'build', waitMode: 'completion', cwd: 'sub' });
     assert.equal(result.isError, undefined);
     assert.equal((result.structuredContent as { exitCode: number }).exitCode, 3);
-    assert.match(text(result), /^completed · exit code 3 · 12 ms · terminal "default" \(shell pid 4242\)\n\$ false\n/);
+    assert.match(text(result), /^completed · exit code 3 · 12 ms · terminal "default" \(shell pid 4242, strategy vscode\)\n\$ false\n/);
     assert.match(text(result), /--- output ---\na\nb$/);
   });
 
@@ -445,10 +450,10 @@ describe('MCP tools from source (createServer over an in-memory transport)', () 
     assert.equal(dropped.isError, true);
     assert.match(text(dropped), /^ConnectionLost: .*may still be running/);
     fixture = await startBridgeFixture({ workspace: fixture.workspace });
-    fixture.handlers.list = () => ({ terminals: [{ name: 'default', busy: false, shellIntegration: true, pid: 7 }] });
+    fixture.handlers.list = () => ({ terminals: [{ name: 'default', busy: false, shellIntegration: true, shell: 'bash', strategy: 'vscode', pid: 7 }] });
     const listed = await session.call('terminal_list', {});
     assert.equal(listed.isError, undefined, text(listed));
-    assert.match(text(listed), /"default": idle · shell pid 7/);
+    assert.match(text(listed), /"default": idle · bash \(strategy vscode\) · shell pid 7/);
   });
 
   it('attaches the ledger reminder to every response, capped, and to errors too', async () => {
@@ -508,8 +513,8 @@ describe('MCP tools from source: which window they reach', () => {
   it('reaches the window VS Code passed (target) before the one bridge.json advertises', async () => {
     const advertised = await startBridgeFixture();
     const passed = await startBridgeFixture();
-    advertised.handlers.list = () => ({ terminals: [{ name: 'advertised', busy: false, shellIntegration: true }] });
-    passed.handlers.list = () => ({ terminals: [{ name: 'passed', busy: false, shellIntegration: true }] });
+    advertised.handlers.list = () => ({ terminals: [{ name: 'advertised', busy: false, shellIntegration: true, shell: 'bash', strategy: 'vscode' }] });
+    passed.handlers.list = () => ({ terminals: [{ name: 'passed', busy: false, shellIntegration: true, shell: 'bash', strategy: 'vscode' }] });
     const session = await connectInMemory({ workspaceFolder: advertised.workspace, target: { endpoint: passed.server.endpoint, token: passed.server.token } });
     try {
       assert.match(text(await session.call('terminal_list', {})), /^"passed": idle/);

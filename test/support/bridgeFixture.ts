@@ -60,5 +60,5 @@ export async function startBridgeFixture(options: { workspace?: string; logger?:
 }
 
 export function runResult(overrides: Partial<TerminalRunResult> = {}): TerminalRunResult {
-  return { status: 'completed', output: 'hello', exitCode: 0, name: 'default', command: 'echo hello', durationMs: 12, pid: 4242, ...overrides };
+  return { status: 'completed', output: 'hello', exitCode: 0, name: 'default', command: 'echo hello', durationMs: 12, pid: 4242, strategy: 'vscode', ...overrides };
 }

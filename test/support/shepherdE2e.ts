@@ -17,8 +17,14 @@ import { launchVsCode, type LaunchOptions, type VsCode } from './vscodeHarness';
 export { alive } from './vscodeHarness';
 
 export const E2E_SETTINGS: Record<string, unknown> = {
-  'terminalShepherd.terminal.shellPath': '/bin/bash',
   'terminal.integrated.shellIntegration.enabled': true,
+  // The extension's log is kept with the artifacts of a failed test: executions in it too.
+  'terminalShepherd.log.level': 'debug',
+};
+
+/** Machine settings: terminalShepherd.terminal.shellPath is machine-overridable, so in code-server's remote window it applies only from here. */
+export const E2E_MACHINE_SETTINGS: Record<string, unknown> = {
+  'terminalShepherd.terminal.shellPath': '/bin/bash',
 };
 
 /** Where `npm run package` writes the .vsix a user installs. */
@@ -78,12 +84,15 @@ export interface ShepherdWindow {
   stop(failed: boolean): Promise<void>;
 }
 
-export async function openShepherdWindow(options: { workspace?: string; settings?: Record<string, unknown>; label?: string; launch?: Partial<LaunchOptions> } = {}): Promise<ShepherdWindow> {
+export async function openShepherdWindow(
+  options: { workspace?: string; settings?: Record<string, unknown>; machineSettings?: Record<string, unknown>; label?: string; launch?: Partial<LaunchOptions> } = {},
+): Promise<ShepherdWindow> {
   const workspace = options.workspace ?? makeWorkspace();
   const vscode = await launchVsCode({
     workspace,
     extensions: [repoRoot],
     settings: { ...E2E_SETTINGS, ...options.settings },
+    machineSettings: { ...E2E_MACHINE_SETTINGS, ...options.machineSettings },
     label: options.label ?? 'shepherd',
     ...options.launch,
   });
@@ -114,6 +123,37 @@ export async function openShepherdWindow(options: { workspace?: string; settings
     await vscode.stop({ failed: true });
     throw error;
   }
+}
+
+/**
+ * Switches a running window to another shell for new managed terminals, and the user settings
+ * that go with it (VS Code's injection, terminal env, Terminal Shepherd's strategy), then waits
+ * until the extension host sees them. User settings go through the API (a rewritten
+ * User/settings.json is not noticed by a running code-server); the machine-scoped shell through
+ * Machine/settings.json, as a user of a remote window would.
+ */
+export async function useShell(win: ShepherdWindow, shellPath: string, settings: Record<string, unknown> = {}): Promise<void> {
+  const injection = settings['terminal.integrated.shellIntegration.enabled'] ?? true;
+  const env = settings['terminal.integrated.env.linux'] ?? {};
+  const strategy = settings['terminalShepherd.terminal.strategy'] ?? 'auto';
+  await win.vscode.driver.evaluate(`
+    const c = vscode.workspace.getConfiguration('terminal.integrated');
+    await c.update('shellIntegration.enabled', ${JSON.stringify(injection)}, vscode.ConfigurationTarget.Global);
+    await c.update('env.linux', ${JSON.stringify(env)}, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('terminalShepherd').update('terminal.strategy', ${JSON.stringify(strategy)}, vscode.ConfigurationTarget.Global);
+  `);
+  win.vscode.writeMachineSettings({ ...E2E_MACHINE_SETTINGS, 'terminalShepherd.terminal.shellPath': shellPath });
+  const wanted = JSON.stringify([shellPath, injection, env, strategy]);
+  let seen = '';
+  await waitFor(`settings ${wanted}`, 30_000, async () => {
+    seen = await win.vscode.driver.evaluate<string>(`
+      const c = vscode.workspace.getConfiguration();
+      return JSON.stringify([c.get('terminalShepherd.terminal.shellPath'), c.get('terminal.integrated.shellIntegration.enabled'), c.get('terminal.integrated.env.linux') ?? {}, c.get('terminalShepherd.terminal.strategy')]);
+    `);
+    return seen === wanted || undefined;
+  }).catch((error: Error) => {
+    throw new Error(`${error.message}; the window has ${seen}`);
+  });
 }
 
 /** A process list with every child tree spread out, parents first. */

@@ -614,11 +614,8 @@ export class VsCode {
     fs.mkdirSync(path.join(this.userDataDir, 'User'), { recursive: true });
     fs.mkdirSync(this.extensionsDir, { recursive: true });
     fs.writeFileSync(this.dirs.configFile, 'auth: none\ncert: false\n');
-    fs.writeFileSync(path.join(this.userDataDir, 'User', 'settings.json'), JSON.stringify({ ...DEFAULT_SETTINGS, ...this.options.settings }, null, 2) + '\n');
-    if (this.options.machineSettings) {
-      fs.mkdirSync(path.join(this.userDataDir, 'Machine'), { recursive: true });
-      fs.writeFileSync(path.join(this.userDataDir, 'Machine', 'settings.json'), JSON.stringify(this.options.machineSettings, null, 2) + '\n');
-    }
+    this.writeUserSettings(this.options.settings ?? {});
+    this.writeMachineSettings(this.options.machineSettings ?? {});
     const folders = [...(this.options.extensions ?? [])];
     if (this.options.driver !== false) folders.push(DRIVER_EXTENSION_DIR);
     const linked: Array<{ id: string; version: string; folder: string }> = [];
@@ -645,6 +642,18 @@ export class VsCode {
       }
       fs.writeFileSync(manifestFile, JSON.stringify(entries));
     }
+  }
+
+  /** Rewrites User/settings.json (DEFAULT_SETTINGS under `settings`); a running window picks the change up. */
+  writeUserSettings(settings: Record<string, unknown>): void {
+    fs.mkdirSync(path.join(this.userDataDir, 'User'), { recursive: true });
+    fs.writeFileSync(path.join(this.userDataDir, 'User', 'settings.json'), JSON.stringify({ ...DEFAULT_SETTINGS, ...settings }, null, 2) + '\n');
+  }
+
+  /** Rewrites Machine/settings.json (where a remote window reads machine-scoped settings); a running window picks the change up. */
+  writeMachineSettings(settings: Record<string, unknown>): void {
+    fs.mkdirSync(path.join(this.userDataDir, 'Machine'), { recursive: true });
+    fs.writeFileSync(path.join(this.userDataDir, 'Machine', 'settings.json'), JSON.stringify(settings, null, 2) + '\n');
   }
 
   /** Starts code-server, opens the workbench and connects the driver (as configured). */

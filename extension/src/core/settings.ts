@@ -1,7 +1,7 @@
 /** The settings the core reads, always fresh (the vscode/ adapter reads them on every use). */
-import { settingsTable, type OrphanPolicy } from '../../../common/src/settings';
+import { settingsTable, type OrphanPolicy, type StrategySetting } from '../../../common/src/settings';
 
-export type { OrphanPolicy };
+export type { OrphanPolicy, StrategySetting };
 
 export interface ShepherdSettings {
   readonly gracePeriodMs: number;
@@ -10,6 +10,8 @@ export interface ShepherdSettings {
   /** Shell for new managed terminals; undefined uses the editor's default profile. */
   readonly shellPath: string | undefined;
   readonly shellIntegrationTimeoutMs: number;
+  /** The execution strategy a new terminal tries first ('auto': the natural order for its shell). */
+  readonly strategy: StrategySetting;
   /** Show a new managed terminal in the panel (without focus) so the user sees what runs. */
   readonly revealOnCreate: boolean;
   /** Process tree poll interval while a command runs (ms). */
@@ -25,6 +27,7 @@ export const defaultSettings: ShepherdSettings = {
   outputLimitChars: settingsTable['output.limitChars'].default,
   shellPath: undefined,
   shellIntegrationTimeoutMs: settingsTable['terminal.shellIntegrationTimeoutMs'].default,
+  strategy: settingsTable['terminal.strategy'].default,
   revealOnCreate: settingsTable['terminal.revealOnCreate'].default,
   pollIntervalMs: settingsTable['processes.pollIntervalMs'].default,
   orphanPolicy: settingsTable['processes.orphanPolicy'].default,

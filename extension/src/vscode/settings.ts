@@ -25,6 +25,7 @@ export function readSettings(): ShepherdSettings {
     outputLimitChars: number('output.limitChars'),
     shellPath: typeof shellPath === 'string' && shellPath.trim().length > 0 ? shellPath.trim() : undefined,
     shellIntegrationTimeoutMs: number('terminal.shellIntegrationTimeoutMs'),
+    strategy: enumSetting(settingsTable['terminal.strategy'], config.get('terminal.strategy')),
     revealOnCreate: config.get('terminal.revealOnCreate') !== false,
     pollIntervalMs: number('processes.pollIntervalMs'),
     orphanPolicy: enumSetting(settingsTable['processes.orphanPolicy'], config.get('processes.orphanPolicy')),

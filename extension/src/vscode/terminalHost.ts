@@ -8,6 +8,8 @@ import type {
   CreateTerminalOptions,
   ExecutionEndEvent,
   ExecutionEvent,
+  PseudoterminalBehaviour,
+  PseudoterminalHandle,
   ShellExecution,
   ShellTerminal,
   TerminalCloseEvent,
@@ -123,6 +125,8 @@ export class VsCodeTerminalHost implements TerminalHost, Disposable {
       name: options.name,
       ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
       ...(options.shellPath !== undefined ? { shellPath: options.shellPath } : {}),
+      ...(options.shellArgs !== undefined ? { shellArgs: [...options.shellArgs] } : {}),
+      ...(options.env !== undefined ? { env: { ...options.env } } : {}),
       iconPath: new vscode.ThemeIcon('terminal-bash'),
       // Managed terminals end with the window: a revived shell would hold processes nobody tracks.
       isTransient: true,
@@ -133,6 +137,28 @@ export class VsCodeTerminalHost implements TerminalHost, Disposable {
       terminal.show(true);
     }
     return adapter;
+  }
+
+  createPseudoterminal(name: string, behaviour: PseudoterminalBehaviour, reveal: boolean): PseudoterminalHandle {
+    const pty: vscode.Pseudoterminal = {
+      onDidWrite: behaviour.onDidWrite,
+      onDidClose: behaviour.onDidClose,
+      open: (dimensions) => behaviour.open(dimensions?.columns, dimensions?.rows),
+      close: () => behaviour.close(),
+      handleInput: (data) => behaviour.handleInput(data),
+      setDimensions: (dimensions) => behaviour.setDimensions(dimensions.columns, dimensions.rows),
+    };
+    const terminal = vscode.window.createTerminal({ name, pty, iconPath: new vscode.ThemeIcon('terminal'), isTransient: true });
+    if (reveal) terminal.show(true);
+    return { show: (preserveFocus) => terminal.show(preserveFocus), dispose: () => terminal.dispose() };
+  }
+
+  defaultShell(): string | undefined {
+    return vscode.env.shell || undefined;
+  }
+
+  vscodeInjectionEnabled(): boolean {
+    return vscode.workspace.getConfiguration('terminal.integrated').get<boolean>('shellIntegration.enabled') !== false;
   }
 
   waitForShellIntegration(terminal: ShellTerminal, timeoutMs: number): Promise<boolean> {

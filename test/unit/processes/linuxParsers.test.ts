@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import {
   blockedReadFd,
+  isPollWchan,
   isTerminalDevice,
   isTtyReadWchan,
   parseBtime,
@@ -8,6 +9,7 @@ import {
   parseCmdline,
   parseProcNetTcpListen,
   parseProcStat,
+  selectsOnlyStdin,
   socketInode,
   ticksToIso,
 } from '../../../extension/src/core/processes/linuxProcParsers';
@@ -102,5 +104,16 @@ describe('Linux /proc parsers', () => {
     assert.equal(blockedReadFd('running', 'x64'), null);
     assert.equal(blockedReadFd('-1 0x7ffd 0x7f5f', 'x64'), null);
     assert.equal(blockedReadFd('0 0x3 0x0', 'mips'), null, 'unknown architecture: caller falls back to fd 0');
+  });
+
+  it('select()/pselect6() on stdin alone is a REPL waiting; other polls are not', () => {
+    assert.equal(isPollWchan('poll_schedule_timeout.constprop.0'), true);
+    assert.equal(isPollWchan('do_epoll_wait'), false);
+    assert.equal(selectsOnlyStdin('270 0x1 0x7ffcfc68bab0 0x0 0x0 0x0 0x0 0x7ffcfc68ba20 0x7f1643b1c954', 'x64'), true);
+    assert.equal(selectsOnlyStdin('23 0x1 0x7ffc 0x0 0x0 0x0 0x0 0x7ffc 0x7f16', 'x64'), true);
+    assert.equal(selectsOnlyStdin('270 0x5 0x7ffc 0x0 0x0 0x0 0x0 0x7ffc 0x7f16', 'x64'), false, 'fds 0-4: a server, not a REPL');
+    assert.equal(selectsOnlyStdin('7 0x7ffc 0x1 0xffffffff 0x0 0x0 0x0 0x7ffc 0x7f16', 'x64'), false, 'poll: fds unknown');
+    assert.equal(selectsOnlyStdin('72 0x1 0x7ffc 0x0 0x0 0x0 0x0 0x7ffc 0x7f16', 'arm64'), true);
+    assert.equal(selectsOnlyStdin('running', 'x64'), false);
   });
 });

@@ -98,6 +98,18 @@ describe('LinuxProcessMonitor.probeShell (real bash under a real pty)', function
     await until('back at the prompt', (x) => x.foreground === 'shell');
   });
 
+  it('the python3 REPL, which waits in select() on stdin rather than read(): job, reading the terminal', async function () {
+    if (!hasCommand('python3')) {
+      console.warn('    !!! SKIPPING python3 REPL case: python3 is not installed !!!');
+      this.skip();
+    }
+    type('python3 -q\n');
+    const a = await until('the REPL waiting', (x) => x.foreground === 'job' && x.readingTerminal === true);
+    assert.match(a.foregroundCommand ?? '', /python3/);
+    type('exit()\n');
+    await until('back at the prompt', (x) => x.foreground === 'shell');
+  });
+
   it('a pager reading /dev/tty on another fd than stdin (`seq | less`): job, reading the terminal', async function () {
     if (!hasCommand('less')) {
       console.warn('    !!! SKIPPING pager case: less is not installed !!!');
@@ -112,7 +124,8 @@ describe('LinuxProcessMonitor.probeShell (real bash under a real pty)', function
 
   it('a process blocked in epoll (a dev server) is a job that does not read the terminal', async () => {
     type(`${process.execPath} -e "setInterval(() => {}, 1000)"\n`);
-    const a = await until('node running', (x) => x.foreground === 'job');
+    // Until the fork has exec'd node: before that the job is a copy of bash.
+    const a = await until('node running', (x) => x.foreground === 'job' && /setInterval/.test(x.foregroundCommand ?? ''));
     await new Promise((r) => setTimeout(r, 300)); // let node settle into its event loop
     const b = await monitor.probeShell(shellPid);
     assert.equal(b.foreground, 'job');
@@ -126,11 +139,17 @@ describe('LinuxProcessMonitor.probeShell (real bash under a real pty)', function
     type('set +m\n');
     await until('prompt', (x) => x.foreground === 'shell');
     type('sleep 5\n');
-    const a = await until('sleep in the shell group', (x) => x.foreground === 'job');
+    const a = await until('sleep in the shell group', (x) => x.foreground === 'job' && /sleep/.test(x.foregroundCommand ?? ''));
     assert.equal(a.readingTerminal, false);
     type('\x03');
     await until('back at the prompt', (x) => x.foreground === 'shell');
-    type('set -m\n');
+    // A job started in the background without job control (fish does so at its first start) is
+    // detached from the terminal: it does not hold it.
+    type('sleep 5 </dev/null >/dev/null 2>&1 &\n');
+    await new Promise((r) => setTimeout(r, 300));
+    const b = await monitor.probeShell(shellPid);
+    assert.equal(b.foreground, 'shell');
+    type('kill %1; set -m\n');
   });
 
   it('a tty-less process is unknown; a pid with no process, or a zombie, is gone', async () => {

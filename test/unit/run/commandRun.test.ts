@@ -57,14 +57,14 @@ class ScriptedExecution implements ExecutionSource {
 
 const config: RunConfig = {
   completion: { graceMs: 3000, settleMs: 5, probeIntervalMs: 20 },
-  input: { strongSilenceMs: 60, readingSilenceMs: 60, weakSilenceMs: 400 },
+  input: { strongSilenceMs: 60, readingSilenceMs: 60, weakSilenceMs: 400, replSilenceMs: 200 },
   drainTimeoutMs: 200,
 };
 
 function makeRun(probe: () => ShellActivity, cfg: RunConfig = config) {
   const output = new TextOutput();
   const probes: number[] = [];
-  const run = new CommandRun('cmd', 'default', 4242, output, cfg, {
+  const run = new CommandRun('cmd', 'default', 4242, 'vscode', output, cfg, {
     now: () => performance.now(),
     probeShell: async () => {
       probes.push(performance.now());
@@ -114,14 +114,16 @@ describe('CommandRun', () => {
     run.dispose();
   });
 
-  it('waits out the grace period while the OS says a job still holds the terminal', async () => {
-    const { run, probes } = makeRun(busy, { ...config, completion: { ...config.completion, graceMs: 300 } });
+  it('an end while the OS says a job still holds the terminal for the whole grace is premature: no exit code, said so', async () => {
+    let activity = busy;
+    const { run, probes } = makeRun(() => activity(), { ...config, completion: { ...config.completion, graceMs: 300 } });
     run.executionStarted('a');
     run.executionEnded('a', 0);
-    const t0 = performance.now();
-    assert.equal(await run.wait({ timeoutMs: 2000 }), 'completed');
-    assert.ok(performance.now() - t0 >= 290, 'completed at the grace ceiling');
+    assert.equal(await run.wait({ timeoutMs: 600, stopAtInput: false }), 'timeout', 'not completed at the grace: the job still runs');
     assert.ok(probes.length >= 3, `probed repeatedly (${probes.length})`);
+    activity = idle;
+    assert.equal(await run.wait({ timeoutMs: 2000 }), 'completed');
+    assert.deepEqual(run.state, { kind: 'completed', exitCode: undefined, endedEarly: true });
     run.dispose();
   });
 

@@ -64,7 +64,7 @@ describe('CompletionTracker', () => {
     assert.equal(t.evaluate(200).kind, 'settling');
   });
 
-  it('a busy shell is probed again every interval and completes at the grace ceiling', () => {
+  it('a busy shell is probed again every interval; still busy at the grace ceiling, the end was premature', () => {
     const t = new CompletionTracker(config);
     t.executionStarted(A, 0);
     t.executionEnded(A, 0, 1000);
@@ -72,7 +72,9 @@ describe('CompletionTracker', () => {
     assert.deepEqual(t.evaluate(1010), { kind: 'settling', wakeAt: 1051, probeAt: 1051 });
     t.shellProbed('busy', 1051);
     assert.deepEqual(t.evaluate(3999), { kind: 'settling', wakeAt: 3999, probeAt: 3999 }, 'an overdue probe is due now');
-    assert.deepEqual(t.evaluate(4000), { kind: 'completed', exitCode: 0, at: 4000 });
+    assert.deepEqual(t.evaluate(4000), { kind: 'settling', wakeAt: 4000, probeAt: 4000 });
+    t.shellProbed('idle', 4000);
+    assert.deepEqual(t.evaluate(4001), { kind: 'completed', exitCode: undefined, at: 4001, premature: true });
   });
 
   it('without an OS answer it waits the full grace period and no longer probes', () => {
@@ -104,12 +106,27 @@ describe('CompletionTracker', () => {
     assert.deepEqual(t.evaluate(60), { kind: 'completed', exitCode: 0, at: 60 });
   });
 
-  it('reports an unknown exit code as undefined', () => {
+  it('an end without an exit code is weak evidence: no probe, only the grace completes it, with the code undefined', () => {
     const t = new CompletionTracker(config);
     t.executionStarted(A, 0);
     t.executionEnded(A, undefined, 10);
+    assert.deepEqual(t.evaluate(10), { kind: 'settling', wakeAt: 3010 });
     t.shellProbed('idle', 11);
-    assert.deepEqual(t.evaluate(20), { kind: 'completed', exitCode: undefined, at: 20 });
+    assert.deepEqual(t.evaluate(20), { kind: 'settling', wakeAt: 3010 }, 'an idle shell does not shortcut it');
+    assert.deepEqual(t.evaluate(3010), { kind: 'completed', exitCode: undefined, at: 3010 });
+  });
+
+  it('after a codeless end, the real execution that follows within the grace decides (a theme redrew the prompt)', () => {
+    const t = new CompletionTracker(config);
+    t.expectOwn(A);
+    t.executionStarted(A, 0);
+    t.executionEnded(A, undefined, 5);
+    t.expectOwn(B);
+    t.executionStarted(B, 120);
+    assert.deepEqual(t.evaluate(200), { kind: 'running' });
+    t.executionEnded(B, 0, 140);
+    t.shellProbed('idle', 141);
+    assert.deepEqual(t.evaluate(146), { kind: 'completed', exitCode: 0, at: 146 });
   });
 
   it('completion is sticky: later events change nothing', () => {
@@ -127,5 +144,56 @@ describe('CompletionTracker', () => {
     t.executionStarted(A, 0);
     t.executionEnded(A, 0, 10);
     assert.deepEqual(t.evaluate(10), { kind: 'completed', exitCode: 0, at: 10 });
+  });
+
+  it('a stray end before the run\'s own execution was seen cannot complete the run (microsoft/vscode#208650)', () => {
+    const t = new CompletionTracker(config);
+    t.expectOwn(A);
+    t.executionStarted('spurious', 0);
+    t.executionEnded('spurious', undefined, 1);
+    t.shellProbed('idle', 2);
+    assert.deepEqual(t.evaluate(10_000), { kind: 'running' }, 'not even past the grace');
+    t.executionStarted(A, 20);
+    t.executionEnded(A, 7, 30);
+    t.shellProbed('idle', 31);
+    assert.deepEqual(t.evaluate(40), { kind: 'completed', exitCode: 7, at: 40 });
+  });
+
+  it('the own execution may be reported under another id (expectOwn both); a later end without a code keeps the code', () => {
+    const t = new CompletionTracker(config);
+    t.expectOwn(A);
+    t.executionStarted(B, 0);
+    assert.equal(t.ownExecutionSeen, false);
+    t.expectOwn(B);
+    assert.equal(t.ownExecutionSeen, true);
+    t.executionEnded(B, 4, 10);
+    t.executionStarted('late', 11);
+    t.executionEnded('late', undefined, 12);
+    t.shellProbed('idle', 13);
+    assert.deepEqual(t.evaluate(3012), { kind: 'completed', exitCode: 4, at: 3012 });
+  });
+
+  it('an end the OS contradicts through the whole grace is premature: wait for the prompt, report no exit code', () => {
+    const t = new CompletionTracker(config);
+    t.executionStarted(A, 0);
+    t.executionEnded(A, 0, 10); // a program printed ESC ] 633 ; D;0
+    t.shellProbed('busy', 11);
+    assert.equal(t.evaluate(3009).kind, 'settling');
+    t.shellProbed('busy', 3005);
+    const past = t.evaluate(3010);
+    assert.deepEqual(past, { kind: 'settling', wakeAt: 3055, probeAt: 3055 }, 'not completed at the grace: the job still runs');
+    t.shellProbed('busy', 3055);
+    assert.equal(t.evaluate(9000).kind, 'settling', 'however long the job runs');
+    t.shellProbed('idle', 9001);
+    assert.deepEqual(t.evaluate(9001), { kind: 'completed', exitCode: undefined, at: 9001, premature: true });
+  });
+
+  it('a job seen briefly after the end (a prompt hook) does not make it premature', () => {
+    const t = new CompletionTracker(config);
+    t.executionStarted(A, 0);
+    t.executionEnded(A, 2, 10);
+    t.shellProbed('busy', 11);
+    t.shellProbed('idle', 200);
+    assert.deepEqual(t.evaluate(210), { kind: 'completed', exitCode: 2, at: 210 });
   });
 });

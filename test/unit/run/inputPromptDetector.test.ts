@@ -47,4 +47,18 @@ describe('detectInputPrompt', () => {
     assert.equal(observe(['Continue? [y/N]', 'Aborted.', ''], 1000), undefined);
     assert.equal(lastNonEmptyLine(['a', 'b  ', '   ', '']), 'b');
   });
+
+  const repls = ['>>> ', '... ', 'In [1]: ', '   ...: ', '> ', 'irb(main):001:0> ', 'irb(main):002> ', 'mydb=# ', 'mydb-> ', 'sqlite> ', '   ...> ', '(gdb) ', '(Pdb) ', 'mysql> '];
+  for (const line of repls) {
+    it(`a REPL prompt is waiting for input after about a second of silence, whatever the OS says: ${JSON.stringify(line)}`, () => {
+      assert.deepEqual(observe(['Python 3.11', line], 800, false), { prompt: line.trimEnd() });
+      assert.equal(observe(['Python 3.11', line], 500, false), undefined, 'not before the silence');
+    });
+  }
+
+  it('log lines that merely end in > or # are no REPL prompts', () => {
+    for (const line of ['<html>', 'step 3 of 5 >', 'C#', 'build >> out', '->']) {
+      assert.equal(observe(['x', line], 5000, false), undefined, line);
+    }
+  });
 });

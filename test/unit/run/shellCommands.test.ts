@@ -4,7 +4,7 @@ import { changeDirectoryCommand, isControlKey } from '../../../extension/src/cor
 describe('shell commands', () => {
   it('quotes a directory for POSIX shells, including single quotes', () => {
     assert.equal(changeDirectoryCommand('bash', "/tmp/it's here"), `cd -- '/tmp/it'\\''s here'`);
-    assert.equal(changeDirectoryCommand(undefined, '/a b'), "cd -- '/a b'");
+    assert.equal(changeDirectoryCommand('unknown', '/a b'), "cd -- '/a b'");
   });
   it('uses Set-Location for PowerShell', () => {
     assert.equal(changeDirectoryCommand('pwsh', "C:\\it's"), "Set-Location -LiteralPath 'C:\\it''s'");

@@ -16,7 +16,8 @@ import { DevServers } from '../../../extension/src/core/servers/devServers';
 import type { ProbeResult } from '../../../extension/src/core/servers/probe';
 import { defaultSettings, type ShepherdSettings } from '../../../extension/src/core/settings';
 import { TerminalService } from '../../../extension/src/core/terminals/terminalService';
-import { FakeTerminalHost, ScriptedProbe, type FakeExecution } from '../terminals/fakeTerminalHost';
+import { integrationFilesProvider } from '../../../extension/src/core/terminals/integration/integrationFiles';
+import { FakeTerminalHost, SHELL_SCRIPTS, ScriptedProbe, type FakeExecution } from '../terminals/fakeTerminalHost';
 import { FakeProcessMonitor } from '../ledger/fakeProcessMonitor';
 import { collectingLogger, TempDirs, waitFor } from '../ledger/helpers';
 import { makeTracker, type TrackerFixture } from '../ledger/trackerSupport';
@@ -59,6 +60,7 @@ describe('dev servers through the terminal service (scripted host and OS, real l
       createOutput: () => new OutputCapture({ limitChars: settings.outputLimitChars }),
       probeShell: new ScriptedProbe().probeShell,
       workspaceFolder: () => '/w',
+      integrationFiles: integrationFilesProvider(SHELL_SCRIPTS, dirs.make('servers-private-')),
       logger: collectingLogger(),
       servers,
     });

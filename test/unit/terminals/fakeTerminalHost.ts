@@ -8,12 +8,15 @@
  * shell's exit code. What a terminal does with a command or with typed text is up to each test
  * (`onExecute`, `onSendText`).
  */
+import path from 'node:path';
 import { Emitter } from '../../../extension/src/core/events';
 import type { ShellActivity } from '../../../extension/src/core/processes/types';
 import type {
   CreateTerminalOptions,
   ExecutionEndEvent,
   ExecutionEvent,
+  PseudoterminalBehaviour,
+  PseudoterminalHandle,
   ShellExecution,
   ShellTerminal,
   TerminalCloseEvent,
@@ -21,6 +24,9 @@ import type {
   TerminalHost,
 } from '../../../extension/src/core/terminals/terminalPort';
 
+
+/** The repository's shell integration scripts (shipped at the package's top as shell/). */
+export const SHELL_SCRIPTS = path.join(__dirname, '..', '..', '..', 'shell');
 const osc = (body: string): string => `\x1b]${body}\x07`;
 
 /** VS Code's shell integration markers, as they appear in an execution's raw stream. */
@@ -156,6 +162,27 @@ export class FakeTerminal implements ShellTerminal {
   }
 }
 
+/** The editor's side of an extension-owned terminal: opens it at once and keeps what it was shown. */
+export class FakePseudoterminal implements PseudoterminalHandle {
+  shown = '';
+  disposed = false;
+
+  constructor(
+    readonly name: string,
+    readonly behaviour: PseudoterminalBehaviour,
+    readonly reveal: boolean,
+  ) {
+    behaviour.onDidWrite((data) => (this.shown += data));
+    queueMicrotask(() => behaviour.open(100, 30));
+  }
+
+  show(): void {}
+
+  dispose(): void {
+    this.disposed = true;
+  }
+}
+
 export class FakeTerminalHost implements TerminalHost {
   private readonly startEmitter = new Emitter<ExecutionEvent>();
   private readonly endEmitter = new Emitter<ExecutionEndEvent>();
@@ -167,8 +194,12 @@ export class FakeTerminalHost implements TerminalHost {
   readonly terminals: FakeTerminal[] = [];
   /** The timeoutMs of every waitForShellIntegration call. */
   readonly integrationWaits: number[] = [];
-  /** What waitForShellIntegration answers: true, false (never activated), or a promise the test settles. */
-  shellIntegration: boolean | Promise<boolean> = true;
+  /** What waitForShellIntegration answers: true, false (never activated), or a promise the test settles; per terminal when a function. */
+  shellIntegration: boolean | Promise<boolean> | ((terminal: FakeTerminal) => boolean | Promise<boolean>) = true;
+  /** The editor's default shell (vscode.env.shell). */
+  defaultShellPath: string | undefined = '/bin/bash';
+  /** terminal.integrated.shellIntegration.enabled */
+  injection = true;
   /** Scripted reaction to every executeCommand, called after it returned. */
   onExecute: ((execution: FakeExecution, terminal: FakeTerminal) => void) | undefined;
   private nextPid = 1001;
@@ -179,9 +210,27 @@ export class FakeTerminalHost implements TerminalHost {
     return terminal;
   }
 
+  /** Extension-owned terminals created, with the behaviour the editor would drive and what they showed. */
+  readonly pseudoterminals: FakePseudoterminal[] = [];
+
+  createPseudoterminal(name: string, behaviour: PseudoterminalBehaviour, reveal: boolean): PseudoterminalHandle {
+    const pty = new FakePseudoterminal(name, behaviour, reveal);
+    this.pseudoterminals.push(pty);
+    return pty;
+  }
+
+  defaultShell(): string | undefined {
+    return this.defaultShellPath;
+  }
+
+  vscodeInjectionEnabled(): boolean {
+    return this.injection;
+  }
+
   async waitForShellIntegration(terminal: ShellTerminal, timeoutMs: number): Promise<boolean> {
     this.integrationWaits.push(timeoutMs);
-    const ready = await this.shellIntegration;
+    const answer = this.shellIntegration;
+    const ready = await (typeof answer === 'function' ? answer(terminal as FakeTerminal) : answer);
     (terminal as FakeTerminal).hasShellIntegration = ready;
     return ready;
   }

@@ -4,16 +4,21 @@
  * test. Short grace and timeouts come in through the settings, so the suite takes seconds.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TerminalRunResult } from '../../../common/src/protocol';
 import { BridgeErrorCode, ShepherdError } from '../../../extension/src/core/errors';
 import { OutputCapture } from '../../../extension/src/core/output/outputCapture';
+import { nestedSession } from '../../../extension/src/core/run/runReport';
 import type { ShellActivity } from '../../../extension/src/core/processes/types';
 import { defaultSettings, type ShepherdSettings } from '../../../extension/src/core/settings';
 import { TerminalService, type TerminalServiceEvent } from '../../../extension/src/core/terminals/terminalService';
 import { collectingLogger, TempDirs, waitFor } from '../ledger/helpers';
-import { FakeTerminalHost, idleShell, marks, ScriptedProbe, type FakeTerminal } from './fakeTerminalHost';
+import { FakeTerminalHost, idleShell, marks, ScriptedProbe, type FakeTerminal, SHELL_SCRIPTS } from './fakeTerminalHost';
+import { integrationFilesProvider } from '../../../extension/src/core/terminals/integration/integrationFiles';
+import { managedEnv } from '../../../extension/src/core/terminals/integration/integrationLaunch';
+import { pwshFileText } from '../../../extension/src/core/terminals/commandText';
+
 
 const testSettings: ShepherdSettings = {
   ...defaultSettings,
@@ -74,6 +79,8 @@ describe('TerminalService against a fake TerminalHost', () => {
   let probe: ScriptedProbe;
   let service: TerminalService;
   let workspace: string;
+  let privateDir: string;
+  const runsDir = (): string => path.join(privateDir, 'runs');
 
   function setup(options: { settings?: Partial<ShepherdSettings>; noWorkspace?: boolean; logFilePath?: () => string } = {}): void {
     workspace = dirs.make('terminal-service-');
@@ -87,6 +94,7 @@ describe('TerminalService against a fake TerminalHost', () => {
       createOutput: () => new OutputCapture({ limitChars: settings.outputLimitChars, ...(options.logFilePath ? { logFilePath: options.logFilePath } : {}) }),
       probeShell: probe.probeShell,
       workspaceFolder: () => (options.noWorkspace ? undefined : workspace),
+      integrationFiles: integrationFilesProvider(SHELL_SCRIPTS, (privateDir = dirs.make('terminal-service-private-'))),
       logger: collectingLogger(),
     });
   }
@@ -118,6 +126,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         name: 'default',
         command: 'echo hello; echo world',
         pid: 1001,
+        strategy: 'vscode',
       });
       assert.ok(result.durationMs >= 50 && result.durationMs <= Math.ceil(elapsed), `durationMs ${result.durationMs}, call took ${elapsed}`);
     });
@@ -132,14 +141,16 @@ describe('TerminalService against a fake TerminalHost', () => {
       assert.deepEqual(new Set(probe.probed), new Set([1001]));
     });
 
-    it('waits out the grace period while the OS says a job still holds the terminal after the end', async () => {
-      probe.activity = jobInForeground();
-      script(host, { make: ['built\r\n', 2] });
-      const result = await service.run({ command: 'make' });
+    it('an end the OS contradicts (a job holds the terminal past the grace) is premature: waits for the prompt, no exit code, says why', async () => {
+      probe.activity = jobInForeground('cat notes.bin');
+      script(host, { 'cat notes.bin': ['part\r\n', 0] });
+      setTimeout(() => (probe.activity = idleShell), testSettings.gracePeriodMs + 400);
+      const result = await service.run({ command: 'cat notes.bin' });
       assert.equal(result.status, 'completed');
-      assert.equal(result.exitCode, 2);
-      assert.equal(result.output, 'built');
-      assert.ok(result.durationMs >= testSettings.gracePeriodMs - 1, `completed at the grace ceiling, not before (${result.durationMs} ms)`);
+      assert.equal(result.exitCode, undefined);
+      assert.equal(result.output, 'part');
+      assert.ok(result.durationMs >= testSettings.gracePeriodMs + 350, `waited for the prompt (${result.durationMs} ms)`);
+      assert.match(String(result.message), /reported this command's end while it was still running .* output after that point is missing here \(terminal "default" shows it\) and the exit code is unknown/);
     });
 
     it('says so when the shell reported no exit code', async () => {
@@ -159,7 +170,7 @@ describe('TerminalService against a fake TerminalHost', () => {
     });
 
     it('reuses an idle terminal by name and creates a new one for a new name, in the workspace folder', async () => {
-      setup({ settings: { shellPath: '/bin/zsh' } });
+      setup({ settings: { shellPath: '/usr/bin/fish' } });
       script(host, { one: ['1\r\n', 0], two: ['2\r\n', 0], three: ['3\r\n', 0] });
       assert.equal((await service.run({ command: 'one' })).output, '1');
       const second = await service.run({ command: 'two' });
@@ -177,8 +188,8 @@ describe('TerminalService against a fake TerminalHost', () => {
       assert.deepEqual(
         host.terminals.map((t) => t.options),
         [
-          { name: 'Shepherd: default', reveal: true, cwd: workspace, shellPath: '/bin/zsh' },
-          { name: 'Shepherd: build', reveal: true, cwd: workspace, shellPath: '/bin/zsh' },
+          { name: 'Shepherd: default', reveal: true, cwd: workspace, shellPath: '/usr/bin/fish', env: managedEnv('fish', runsDir()) },
+          { name: 'Shepherd: build', reveal: true, cwd: workspace, shellPath: '/usr/bin/fish', env: managedEnv('fish', runsDir()) },
         ],
       );
       assert.deepEqual(host.integrationWaits, [1000, 1000]);
@@ -188,7 +199,149 @@ describe('TerminalService against a fake TerminalHost', () => {
       setup({ noWorkspace: true, settings: { revealOnCreate: false } });
       script(host, { ls: ['', 0] });
       await service.run({ command: 'ls' });
-      assert.deepEqual(host.last.options, { name: 'Shepherd: default', reveal: false });
+      assert.deepEqual(host.last.options, { name: 'Shepherd: default', reveal: false, env: managedEnv('bash', runsDir()) });
+    });
+  });
+
+  describe('execution strategies', () => {
+    it("falls back to Terminal Shepherd's integration when VS Code's does not activate, and says so in results and the list", async () => {
+      host.shellIntegration = (terminal) => terminal.options.shellArgs !== undefined;
+      script(host, { 'echo hi': ['hi\r\n', 0] });
+      const result = await service.run({ command: 'echo hi' });
+      assert.equal(result.strategy, 'shepherd');
+      assert.equal(result.output, 'hi');
+      const [plain, ours] = host.terminals;
+      assert.equal(plain!.disposed, true, "the terminal without integration is gone");
+      assert.equal(plain!.options.shellArgs, undefined);
+      assert.equal(ours!.options.shellPath, '/bin/bash');
+      assert.equal(ours!.options.shellArgs![0], '--init-file');
+      assert.match(readFileSync(ours!.options.shellArgs![1]!, 'utf8'), /633;D;%s/);
+      assert.deepEqual(ours!.options.env, managedEnv('bash', runsDir()));
+      assert.deepEqual(service.list().map((t) => [t.shell, t.strategy]), [['bash', 'shepherd']]);
+    });
+
+    it('starts with our integration when VS Code injection is off', async () => {
+      host.injection = false;
+      script(host, { true: ['', 0] });
+      assert.equal((await service.run({ command: 'true' })).strategy, 'shepherd');
+      assert.equal(host.terminals.length, 1);
+    });
+
+    it('gives dash our integration through $ENV and sends C itself: eval keeps a syntax error inside the run', async () => {
+      setup({ settings: { shellPath: '/usr/bin/dash' } });
+      script(host, { "__tshep_c; eval 'echo it'\\''s'": ["it's\r\n", 0] });
+      const result = await service.run({ command: "echo it's" });
+      assert.equal(result.strategy, 'shepherd');
+      assert.equal(result.output, "it's");
+      assert.equal(result.command, "echo it's");
+      const env = host.last.options.env!;
+      assert.match(env.ENV!, /posix\.sh$/);
+      assert.equal(env.TSHEP_USER_ENV, process.env.ENV ?? '');
+      assert.deepEqual(service.list().map((t) => [t.shell, t.strategy]), [['dash', 'shepherd']]);
+    });
+
+    it("takes an execution showing the sent line as the run's own (a wrapped long line, a right prompt after it), not a stray one", async () => {
+      host.onExecute = (_ours, terminal) => {
+        // A stray execution from the prompt first: it must not end the run.
+        terminal.typed('').complete('', 0);
+        // VS Code read the line from the screen: the wrap shows as a line break, the right prompt follows; ours never starts.
+        setTimeout(() => terminal.typed('echo a-long-\nline    ✔ 16:30:39').complete('a-long-line\r\n', 5), 50);
+      };
+      const result = await service.run({ command: 'echo a-long-line' });
+      assert.deepEqual([result.status, result.output, result.exitCode], ['completed', 'a-long-line', 5]);
+    });
+
+    it('a codeless end right before the real execution (a theme redrew the prompt) does not end the run', async () => {
+      host.onExecute = (ours, terminal) => {
+        ours.start();
+        ours.end(undefined);
+        setTimeout(() => terminal.typed(ours.commandLine).complete('real\r\n', 0), 100);
+      };
+      const result = await service.run({ command: 'echo real' });
+      assert.deepEqual([result.status, result.output, result.exitCode], ['completed', 'real', 0]);
+    });
+
+    it('runs a multi-line command as one execution that sources a private temp file, removed when the run ends', async () => {
+      let file = '';
+      host.onExecute = (execution) => {
+        const match = /^\. "\$TSHEP_R\/(.+)"$/.exec(execution.commandLine);
+        assert.ok(match, execution.commandLine);
+        file = path.join(host.last.options.env!.TSHEP_R!, match[1]!);
+        assert.equal(readFileSync(file, 'utf8'), 'cat <<EOF\nline one\nEOF\n(exit 4)\n');
+        assert.equal(statSync(file).mode & 0o777, 0o600);
+        execution.complete('line one\r\n', 4);
+      };
+      const result = await service.run({ command: 'cat <<EOF\nline one\nEOF\n(exit 4)\n' });
+      assert.deepEqual([result.output, result.exitCode, result.command], ['line one', 4, 'cat <<EOF\nline one\nEOF\n(exit 4)\n']);
+      await waitFor('the temp file to be removed', () => !existsSync(file));
+    });
+  });
+
+  describe('honest degradation', () => {
+    it('a nested shell or remote session: waiting_for_input, no exit code, and what to do', async () => {
+      probe.activity = { foreground: 'job', readingTerminal: true, foregroundCommand: 'ssh dev@box' };
+      host.onExecute = (execution) => {
+        execution.start();
+        execution.push('Welcome\r\ndev@box:~$ ');
+      };
+      const result = await service.run({ command: 'ssh dev@box' });
+      assert.equal(result.status, 'waiting_for_input');
+      assert.equal(result.exitCode, undefined);
+      assert.equal(result.prompt, 'dev@box:~$');
+      assert.match(String(result.message), /^`ssh` waits for input: a shell or session of its own, where Terminal Shepherd's shell integration does not reach\./);
+      assert.match(String(result.message), /without an exit code \(none is invented\).*terminal_input \{name: "default", text: "exit"\}/);
+    });
+
+    it('tells shells and sessions from other programs', () => {
+      for (const command of ['bash --norc', '/usr/bin/zsh', '-bash', 'sh', 'ssh -t host', 'docker exec -it web sh', 'sudo -i']) {
+        assert.ok(nestedSession(command), command);
+      }
+      for (const command of ['python3', 'node', 'less file', 'git log', undefined]) {
+        assert.equal(nestedSession(command), undefined, String(command));
+      }
+    });
+  });
+
+  describe('PowerShell exit codes (recorded sequences: pwsh cannot be installed here)', () => {
+    const pwsh = 'C:\\Program Files\\PowerShell\\7\\pwsh.exe';
+    const reported = (code: number): string => `\x1b]633;P;TshepExitCode=${code}\x07`;
+    /** The command file of an execution (`. "$env:TSHEP_R/c-....ps1"`). */
+    const fileOf = (terminal: FakeTerminal, line: string): string => {
+      const match = /^\. "\$env:TSHEP_R\/(c-[0-9a-f]+\.ps1)"$/.exec(line);
+      assert.ok(match, line);
+      return readFileSync(path.join(terminal.options.env!.TSHEP_R!, match[1]!), 'utf8');
+    };
+
+    it("reports a native program's $LASTEXITCODE, not the 0/1 of VS Code's D", async () => {
+      setup({ settings: { shellPath: pwsh } });
+      let file = '';
+      host.onExecute = (execution, terminal) => {
+        file = fileOf(terminal, execution.commandLine);
+        // Recorded shape of VS Code's pwsh integration: C, output, our property, D;$FakeCode.
+        execution.start();
+        execution.push(`fatal: not a git repository\r\n${reported(128)}`);
+        execution.end(1);
+      };
+      const result = await service.run({ command: 'git status' });
+      assert.deepEqual([result.status, result.exitCode, result.output], ['completed', 128, 'fatal: not a git repository']);
+      assert.equal(file, pwshFileText('git status'));
+      assert.match(file, /^\$global:LASTEXITCODE = \$null\ngit status\n\$__tshepOk = \$\?\n/);
+    });
+
+    it('never a stale code: each run reports its own, and without a report the D code stands', async () => {
+      setup({ settings: { shellPath: pwsh } });
+      const streams: Array<[string, number]> = [
+        [`${reported(3)}`, 1], // a native program failed with 3
+        [`ok\r\n${reported(0)}`, 0], // a cmdlet succeeded afterwards: 0, not the 3 still in $LASTEXITCODE before the reset
+        ['terminating error\r\n', 1], // the file stopped at a terminating error: only D;1 came
+      ];
+      host.onExecute = (execution) => {
+        const [data, code] = streams.shift()!;
+        execution.complete(data, code);
+      };
+      assert.equal((await service.run({ command: 'cmd /c exit 3' })).exitCode, 3);
+      assert.equal((await service.run({ command: 'Get-Date' })).exitCode, 0);
+      assert.equal((await service.run({ command: 'throw "x"' })).exitCode, 1);
     });
   });
 
@@ -342,7 +495,7 @@ describe('TerminalService against a fake TerminalHost', () => {
       };
       await service.run({ command: 'first' });
       const result = await service.run({ command: 'ls', cwd: dir });
-      assert.deepEqual(withoutDuration(result), { status: 'completed', output: 'ls output', exitCode: 0, name: 'default', command: 'ls', pid: 1001 });
+      assert.deepEqual(withoutDuration(result), { status: 'completed', output: 'ls output', exitCode: 0, name: 'default', command: 'ls', pid: 1001, strategy: 'vscode' });
       // Already there: no second cd.
       await service.run({ command: 'pwd', cwd: "it's here" });
       assert.deepEqual(
@@ -352,15 +505,18 @@ describe('TerminalService against a fake TerminalHost', () => {
     });
 
     it('moves an existing PowerShell terminal with Set-Location', async () => {
+      setup({ settings: { shellPath: 'C:\\Program Files\\PowerShell\\7\\pwsh.exe' } });
       const sub = path.join(workspace, 'sub');
-      host.onExecute = (execution) => execution.complete('', 0);
+      const commands: string[] = [];
+      host.onExecute = (execution, terminal) => {
+        // PowerShell commands go through a file (see "PowerShell exit codes"); its second line is the command.
+        const name = /(c-[0-9a-f]+\.ps1)/.exec(execution.commandLine)![1]!;
+        commands.push(readFileSync(path.join(terminal.options.env!.TSHEP_R!, name), 'utf8').split('\n')[1]!);
+        execution.complete('', 0);
+      };
       await service.run({ command: 'first' });
-      host.last.shellType = 'pwsh';
       await service.run({ command: 'Get-ChildItem', cwd: 'sub' });
-      assert.deepEqual(
-        host.last.executions.map((e) => e.commandLine),
-        ['first', `Set-Location -LiteralPath '${sub}'`, 'Get-ChildItem'],
-      );
+      assert.deepEqual(commands, ['first', `Set-Location -LiteralPath '${sub}'`, 'Get-ChildItem']);
     });
 
     it('fails with InvalidInput when the cd fails, and leaves the terminal usable', async () => {
@@ -408,6 +564,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         name: 'default',
         command: 'npm test',
         pid: 1001,
+        strategy: 'vscode',
         message: 'Cancelled by the client: Ctrl+C was sent to terminal "default".',
       });
       assert.deepEqual(terminal.sentText, [{ text: '\u0003', addNewLine: false }]);
@@ -442,6 +599,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         name: 'default',
         command: 'make',
         pid: 1001,
+        strategy: 'vscode',
         message:
           'Still running after 200 ms; the command keeps running in terminal "default". ' +
           'Wait more with terminal_state {name: "default", wait: true}, or stop it with terminal_input {name: "default", text: "\\u0003"}.',
@@ -460,6 +618,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         name: 'default',
         command: 'make',
         pid: 1001,
+        strategy: 'vscode',
       });
     });
   });
@@ -476,6 +635,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         name: 'default',
         command: 'npm run dev',
         pid: 1001,
+        strategy: 'vscode',
         message:
           'It keeps running. Check on it with terminal_state {name: "default"} (wait: true blocks until it ends), ' +
           'stop it with terminal_input {name: "default", text: "\\u0003"}.',
@@ -510,7 +670,7 @@ describe('TerminalService against a fake TerminalHost', () => {
           second.push('two\r\n');
         });
       };
-      const call = service.run({ command: 'echo one\necho two; exit 3' });
+      const call = service.run({ command: './both.sh' });
       const terminal = await executionsIn(host, 'default', 2);
       await sleep(testSettings.gracePeriodMs + 200);
       assert.deepEqual(
@@ -525,8 +685,9 @@ describe('TerminalService against a fake TerminalHost', () => {
         output: 'one\ntwo',
         exitCode: 3,
         name: 'default',
-        command: 'echo one\necho two; exit 3',
+        command: './both.sh',
         pid: 1001,
+        strategy: 'vscode',
       });
     });
   });
@@ -566,6 +727,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         name: 'default',
         command: 'node server.js',
         pid: 1001,
+        strategy: 'vscode',
         message: 'The shell of terminal "default" exited before the command finished (the exit code is the shell\'s). terminal_run with the name "default" starts a new terminal.',
       });
     });
@@ -596,6 +758,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         name: 'default',
         command: 'exit 3',
         pid: 1001,
+        strategy: 'vscode',
         message:
           'The shell of terminal "default" is gone (it exited or was killed) before the command finished. VS Code kept the terminal ' +
           "without reporting the shell's exit, so no exit code is given; the terminal was closed. terminal_run with the name \"default\" starts a new terminal.",
@@ -698,6 +861,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         name: 'default',
         command: './deploy.sh',
         pid: 1001,
+        strategy: 'vscode',
         message:
           'The command waits for input. Answer with terminal_input {name: "default", text: "..."}, ' +
           'or stop it with terminal_input {name: "default", text: "\\u0003"}.',
@@ -757,23 +921,42 @@ describe('TerminalService against a fake TerminalHost', () => {
       await rejectsWith(service.state({ name: 'nope' }), BridgeErrorCode.TerminalNotFound, notFound('Managed terminals: "default", "build".'));
     });
 
-    it('fails with ShellIntegrationUnavailable and disposes the terminal when integration never activates', async () => {
+    it('falls back to the extension-owned terminal when no shell integration activates', async function () {
+      if (process.platform !== 'linux') this.skip();
       host.shellIntegration = false;
-      await rejectsWith(
-        service.run({ command: 'ls' }),
-        BridgeErrorCode.ShellIntegrationUnavailable,
-        'Shell integration did not activate in terminal "default" within 1000 ms, so Terminal Shepherd cannot see when commands end. ' +
-          'Check that the setting terminal.integrated.shellIntegration.enabled is on and that the shell is bash, zsh, fish or pwsh ' +
-          '(choose one with terminalShepherd.terminal.shellPath), then retry.',
-      );
-      assert.equal(host.last.disposed, true);
-      assert.deepEqual(host.last.executions, []);
-      assert.deepEqual(service.list(), []);
-      await rejectsWith(service.state({ name: 'default' }), BridgeErrorCode.TerminalNotFound, /^No terminal named "default"\. No managed terminal exists yet\./);
+      const result = await service.run({ command: 'echo via-pty; sh -c "exit 6"' });
+      assert.deepEqual([result.status, result.output, result.exitCode, result.strategy], ['completed', 'via-pty', 6, 'pseudoterminal']);
+      assert.deepEqual(host.terminals.map((t) => t.disposed), [true, true], "VS Code's and ours were tried and closed");
+      assert.equal(host.pseudoterminals.length, 1);
+    });
 
-      host.shellIntegration = true;
-      script(host, { ls: ['', 0] });
-      assert.equal((await service.run({ command: 'ls' })).pid, 1002);
+    it('fails with ShellIntegrationUnavailable, naming each strategy tried, when no strategy works', async () => {
+      setup();
+      const failing = new TerminalService({
+        host,
+        settings: () => testSettings,
+        createOutput: () => new OutputCapture({ limitChars: testSettings.outputLimitChars }),
+        probeShell: probe.probeShell,
+        workspaceFolder: () => workspace,
+        integrationFiles: () => Promise.reject(new Error('disk full')),
+        logger: collectingLogger(),
+      });
+      host.shellIntegration = false;
+      try {
+        await rejectsWith(
+          failing.run({ command: 'ls' }),
+          BridgeErrorCode.ShellIntegrationUnavailable,
+          'Terminal "default" could not be opened in a way that shows when commands end (shell /bin/bash): ' +
+            'vscode: shell integration did not activate within 1000 ms; shepherd: its scripts could not be written (disk full); ' +
+            'pseudoterminal: no private folder for its command files (disk full). ' +
+            'Choose another shell with terminalShepherd.terminal.shellPath, or set terminalShepherd.terminal.strategy to "pseudoterminal", then retry.',
+        );
+        assert.deepEqual(host.terminals.map((t) => t.disposed), [true]);
+        assert.deepEqual(failing.list(), []);
+        await rejectsWith(failing.state({ name: 'default' }), BridgeErrorCode.TerminalNotFound, /^No terminal named "default"\. No managed terminal exists yet\./);
+      } finally {
+        failing.dispose();
+      }
     });
 
     it('lists every open terminal: name, busy, pid, cwd, command, status and exit code', async () => {
@@ -781,8 +964,8 @@ describe('TerminalService against a fake TerminalHost', () => {
       await service.run({ command: 'false' });
       await service.run({ command: 'npm run dev', name: 'dev', waitMode: 'background' });
       assert.deepEqual(service.list(), [
-        { name: 'default', busy: false, shellIntegration: true, pid: 1001, cwd: workspace, command: 'false', status: 'completed', exitCode: 1 },
-        { name: 'dev', busy: true, shellIntegration: true, pid: 1002, cwd: workspace, command: 'npm run dev', status: 'running' },
+        { name: 'default', busy: false, shellIntegration: true, shell: 'bash', strategy: 'vscode', pid: 1001, cwd: workspace, command: 'false', status: 'completed', exitCode: 1 },
+        { name: 'dev', busy: true, shellIntegration: true, shell: 'bash', strategy: 'vscode', pid: 1002, cwd: workspace, command: 'npm run dev', status: 'running' },
       ]);
       host.last.close(undefined);
       assert.deepEqual(

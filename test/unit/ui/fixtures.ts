@@ -16,5 +16,5 @@ export function proc(pid: number, over: Partial<TrackedProcess> = {}): TrackedPr
 }
 
 export function terminal(name: string, pid: number, over: Partial<TerminalInfo> = {}): TerminalInfo {
-  return { name, pid, busy: false, shellIntegration: true, ...over };
+  return { name, pid, busy: false, shellIntegration: true, shell: 'bash', strategy: 'vscode', ...over };
 }

@@ -60,6 +60,8 @@ export interface OutputCaptureStats {
 }
 
 const DEFAULT_LIMIT = 16_000;
+/** The property through which a command line reports its real exit code (PowerShell: see commandText.ts). */
+export const EXIT_CODE_PROPERTY = 'TshepExitCode';
 
 type Region = 'output' | 'prompt';
 
@@ -88,6 +90,7 @@ export class OutputCapture {
   private fileError: string | undefined;
 
   private region: Region = 'output';
+  private exitCodeProperty: number | undefined;
   private droppedSinceOutput = false;
   private renderedAny = false;
 
@@ -213,6 +216,11 @@ export class OutputCapture {
     return joined.split('\n').slice(-count);
   }
 
+  /** The exit code the command line reported itself (`OSC 633 ; P ; TshepExitCode=N`), if it did. */
+  get reportedExitCode(): number | undefined {
+    return this.exitCodeProperty;
+  }
+
   /** The log file path once the output exceeded the limit, while the file is being written fine. */
   get outputFile(): string | undefined {
     return this.file && this.logFileError === undefined ? this.file.path : undefined;
@@ -294,6 +302,9 @@ export class OutputCapture {
 
   /** VS Code's prompt and command-start markers switch between dropping (prompt, echo) and rendering. */
   private onMarkerSeen(marker: ShellMarker): void {
+    if (marker.kind === 'property' && marker.key === EXIT_CODE_PROPERTY && /^-?\d{1,10}$/.test(marker.value)) {
+      this.exitCodeProperty = Number(marker.value);
+    }
     if (this.stripPrompt && marker.source === 'vscode') {
       switch (marker.kind) {
         case 'promptStart':

@@ -16,10 +16,11 @@ export interface RunOutputFactoryOptions {
 }
 
 /** Creates each run's output pipeline: rendered, bounded, with its full log under logsDir. */
-export function createRunOutputFactory(options: RunOutputFactoryOptions): (terminalName: string) => RunOutput {
-  return (terminalName) =>
+export function createRunOutputFactory(options: RunOutputFactoryOptions): (terminalName: string, run?: { readonly stripPromptAndEcho?: boolean }) => RunOutput {
+  return (terminalName, run) =>
     new OutputCapture({
       limitChars: options.limitChars(),
+      ...(run?.stripPromptAndEcho !== undefined ? { stripPromptAndEcho: run.stripPromptAndEcho } : {}),
       logger: options.logger,
       ...(options.onLogFileFailure ? { onLogFileFailure: options.onLogFileFailure } : {}),
       logFilePath: () => {

@@ -167,6 +167,30 @@ export function blockedReadFd(syscallText: string, arch: string = process.arch):
   return Number.isInteger(fd) ? fd : null;
 }
 
+/** Kernel wait point of a task in poll() or select(). */
+export function isPollWchan(wchan: string): boolean {
+  return wchan.replace(/\..*$/, '') === 'poll_schedule_timeout';
+}
+
+/**
+ * From /proc/PID/syscall, whether a task is in select()/pselect6() watching only fd 0 (nfds 1):
+ * what a REPL's line reader does (python3 waits this way, not in read()). Other poll calls name
+ * their fds in user memory the kernel does not show, so they do not count.
+ */
+export function selectsOnlyStdin(syscallText: string, arch: string = process.arch): boolean {
+  const parts = syscallText.trim().split(' ');
+  const nr = Number(parts[0]);
+  const selects = SELECT_SYSCALLS[arch];
+  return selects !== undefined && selects.includes(nr) && parts.length > 1 && parseInt(parts[1]!, 16) === 1;
+}
+
+/** select and pselect6 per architecture (arm64 and riscv64 have only pselect6). */
+const SELECT_SYSCALLS: Record<string, number[]> = {
+  x64: [23, 270],
+  arm64: [72],
+  riscv64: [72],
+};
+
 /** read, pread64, readv per architecture (asm/unistd.h). */
 const READ_SYSCALLS: Record<string, number[]> = {
   x64: [0, 17, 19],

@@ -18,12 +18,14 @@ import {
   blockedReadFd,
   isExitedState,
   isTerminalDevice,
+  isPollWchan,
   isTtyReadWchan,
   parseBtime,
   parseChildren,
   parseCmdline,
   parseProcNetTcpListen,
   parseProcStat,
+  selectsOnlyStdin,
   socketInode,
   ticksToIso,
   type ProcStat,
@@ -236,8 +238,11 @@ export class LinuxProcessMonitor implements ProcessMonitor {
         foreground = 'job';
         members = tree.filter((p) => p.pgrp === shell.tpgid);
       } else {
-        // Without job control (bash +m, pwsh) a command runs in the shell's own group.
-        members = tree.filter((p) => p.pgrp === shell.pgrp);
+        // Without job control (bash +m, pwsh) a command runs in the shell's own group. So do
+        // jobs a shell started in the background before job control was on (fish generating
+        // completions at its first start): those are detached from the terminal, not holding it.
+        const tty = this.readLink(`${this.root}/${shellPid}/fd/0`);
+        members = tree.filter((p) => p.pgrp === shell.pgrp && (tty === undefined || !isTerminalDevice(tty) || this.usesTerminal(p.pid, tty)));
         foreground = members.length > 0 ? 'job' : 'shell';
       }
     } else {
@@ -253,7 +258,8 @@ export class LinuxProcessMonitor implements ProcessMonitor {
     const command = foreground === 'job' && leader ? this.readCommandLine(leader) : undefined;
     return {
       foreground,
-      readingTerminal: members.length > 0 ? this.readsTerminal(members) : 'unknown',
+      // A shell's own line editor waits in select() at its prompt too: that is only input for a job.
+      readingTerminal: members.length > 0 ? this.readsTerminal(members, foreground === 'job') : 'unknown',
       foregroundPids: members.map((p) => p.pid),
       ...(command !== undefined ? { foregroundCommand: command } : {}),
     };
@@ -427,11 +433,16 @@ export class LinuxProcessMonitor implements ProcessMonitor {
     }
   }
 
+  /** Whether stdin, stdout or stderr of `pid` is the terminal `tty`. */
+  private usesTerminal(pid: number, tty: string): boolean {
+    return [0, 1, 2].some((fd) => this.readLink(`${this.root}/${pid}/fd/${fd}`) === tty);
+  }
+
   /** True when a foreground process (any of its threads) is blocked in a read of a terminal. */
-  private readsTerminal(members: readonly ProcStat[]): boolean | 'unknown' {
+  private readsTerminal(members: readonly ProcStat[], selectCounts: boolean): boolean | 'unknown' {
     let unknown = false;
     for (const p of members) {
-      let verdict = this.taskReadsTerminal(p.pid, p.pid, p.state);
+      let verdict = this.taskReadsTerminal(p.pid, p.pid, p.state, selectCounts);
       if (verdict === false && p.numThreads > 1) {
         let tids: string[] = [];
         try {
@@ -441,7 +452,7 @@ export class LinuxProcessMonitor implements ProcessMonitor {
         }
         for (const tid of tids) {
           if (tid !== String(p.pid)) {
-            const v = this.taskReadsTerminal(p.pid, Number(tid), undefined);
+            const v = this.taskReadsTerminal(p.pid, Number(tid), undefined, selectCounts);
             if (v !== false) {
               verdict = v;
               if (v === true) {
@@ -464,7 +475,7 @@ export class LinuxProcessMonitor implements ProcessMonitor {
    * terminal. The fd comes from /proc/.../syscall (a pager such as less reads /dev/tty on fd 3,
    * not stdin), falling back to fd 0. wait_woken alone is not enough: socket reads sleep there too.
    */
-  private taskReadsTerminal(pid: number, tid: number, state: string | undefined): boolean | 'unknown' {
+  private taskReadsTerminal(pid: number, tid: number, state: string | undefined, selectCounts: boolean): boolean | 'unknown' {
     const base = tid === pid ? `${this.root}/${pid}` : `${this.root}/${pid}/task/${tid}`;
     const wchan = this.reader.read(`${base}/wchan`)?.trim();
     if (wchan === undefined) {
@@ -473,6 +484,13 @@ export class LinuxProcessMonitor implements ProcessMonitor {
     if (wchan === '0' || wchan === '') {
       // Running, or the kernel hides the wait point: only a sleeping task leaves us unsure.
       return state === 'S' || state === 'D' ? 'unknown' : false;
+    }
+    if (isPollWchan(wchan)) {
+      if (!selectCounts) return false;
+      const syscallText = this.reader.read(`${base}/syscall`);
+      if (syscallText === undefined || !selectsOnlyStdin(syscallText)) return false;
+      const stdin = this.readLink(`${this.root}/${pid}/fd/0`);
+      return stdin === undefined ? 'unknown' : isTerminalDevice(stdin);
     }
     if (!isTtyReadWchan(wchan)) {
       return false;

@@ -7,6 +7,7 @@
  * the output is silent (input prompts). Every timer is cleared on completion and on dispose.
  */
 import type { Logger } from '../../../../common/src/logger';
+import type { StrategyName } from '../../../../common/src/protocol';
 import { Emitter, type Disposable } from '../events';
 import type { ShellActivity } from '../processes/types';
 import type { RunOutput, RunOutputSnapshot } from './runOutput';
@@ -26,7 +27,8 @@ export type TerminalEnd = 'shell_exit' | 'user' | 'window' | 'closed' | 'shell_g
 export type RunState =
   | { readonly kind: 'running' }
   | { readonly kind: 'waiting_for_input'; readonly prompt: string }
-  | { readonly kind: 'completed'; readonly exitCode: number | undefined }
+  /** `endedEarly`: the end event came while the command still ran (see CompletionTracker (d)). */
+  | { readonly kind: 'completed'; readonly exitCode: number | undefined; readonly endedEarly?: true }
   | { readonly kind: 'terminal_closed'; readonly exitCode: number | undefined; readonly end: TerminalEnd };
 
 export interface RunConfig {
@@ -97,6 +99,7 @@ export class CommandRun {
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Number.POSITIVE_INFINITY;
   private probing = false;
+  private lastForeground: string | undefined;
   private lastProbeAt = Number.NEGATIVE_INFINITY;
   private goneTimer: NodeJS.Timeout | undefined;
   private finishing = false;
@@ -111,6 +114,8 @@ export class CommandRun {
     readonly command: string,
     readonly terminalName: string,
     readonly shellPid: number | undefined,
+    /** How the terminal runs commands (reported in every result). */
+    readonly strategy: StrategyName,
     private readonly output: RunOutput,
     private readonly config: RunConfig,
     private readonly env: RunEnvironment,
@@ -154,6 +159,22 @@ export class CommandRun {
     })();
     this.drains.add(drain);
     void drain.finally(() => this.drains.delete(drain));
+  }
+
+  /** The command line of the terminal's foreground job at the last OS probe, when one held it. */
+  get foregroundCommand(): string | undefined {
+    return this.lastForeground;
+  }
+
+  /** Whether the run's own execution has been seen starting or ending. */
+  get ownExecutionSeen(): boolean {
+    return this.tracker.ownExecutionSeen;
+  }
+
+  /** `id` stands for the run's own execution (see CompletionTracker.expectOwn). */
+  expectOwnExecution(id: unknown): void {
+    this.tracker.expectOwn(id);
+    this.reschedule();
   }
 
   executionStarted(id: unknown): void {
@@ -279,7 +300,7 @@ export class CommandRun {
     const now = this.env.now();
     const decision = this.tracker.evaluate(now);
     if (decision.kind === 'completed') {
-      void this.finish(decision.exitCode);
+      void this.finish(decision.exitCode, decision.premature === true);
       return;
     }
     let wakeAt: number;
@@ -382,6 +403,7 @@ export class CommandRun {
         const idleness: ShellIdleness =
           activity.foreground === 'unknown' ? 'unknown' : activity.foreground === 'shell' ? 'idle' : 'busy';
         this.tracker.shellProbed(idleness, at);
+        this.lastForeground = activity.foreground === 'job' ? activity.foregroundCommand : undefined;
         if (activity.readingTerminal === 'unknown') {
           this.readingTerminalKnown = false;
         }
@@ -444,7 +466,7 @@ export class CommandRun {
   }
 
   /** Completion: let the output streams drain (bounded), then report completed. */
-  private async finish(exitCode: number | undefined): Promise<void> {
+  private async finish(exitCode: number | undefined, endedEarly: boolean): Promise<void> {
     this.finishing = true;
     this.stopTimers();
     const completedAt = this.env.now();
@@ -460,10 +482,13 @@ export class CommandRun {
     }
     // The output is final: close it so the log file holds everything before anyone reads it.
     await this.output.close();
+    if (!endedEarly && this.output.reportedExitCode !== undefined) {
+      exitCode = this.output.reportedExitCode;
+    }
     if (!this.active) {
       return;
     }
     this.endedAt = completedAt;
-    this.setState({ kind: 'completed', exitCode });
+    this.setState(endedEarly ? { kind: 'completed', exitCode, endedEarly } : { kind: 'completed', exitCode });
   }
 }

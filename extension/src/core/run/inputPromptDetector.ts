@@ -20,13 +20,32 @@ export interface InputPromptConfig {
   readonly readingSilenceMs: number;
   /** Silence before a weak pattern (line ends in "?" or ":") counts where the OS can't tell. */
   readonly weakSilenceMs: number;
+  /** Silence before a REPL's own prompt (python >>>, node >, irb, psql, sqlite3, gdb) counts, whatever the OS says. */
+  readonly replSilenceMs: number;
 }
 
 export const defaultInputPromptConfig: InputPromptConfig = {
   strongSilenceMs: 300,
   readingSilenceMs: 300,
   weakSilenceMs: 3000,
+  replSilenceMs: 800,
 };
+
+/**
+ * Prompts of interactive interpreters, matched against the whole last line: a REPL waits for the
+ * next statement. Some wait where the OS cannot see a terminal read (node's event loop), so
+ * these count on silence alone.
+ */
+const replPatterns: readonly RegExp[] = [
+  /^(>>>|\.\.\.)$/, // python
+  /^(In \[\d+\]|\s*\.{3,}):$/, // IPython and its continuation
+  /^>$/, // node
+  /^irb\([^)]*\):\d+(:\d+)?[>*"'`]$/, // irb
+  /^[\w.-]+[=\-(][#>]$/, // psql: mydb=# mydb-> mydb(>
+  /^(sqlite|\s*\.\.\.)>$/, // sqlite3
+  /^\((gdb|lldb|pdb|Pdb)\)$/, // debuggers
+  /^(mysql|MariaDB \[[^\]]*\]|redis[^>]*|jshell|scala|ghci|Prelude|julia|iex\(\d+\)|>>)>$/, // other common REPLs
+];
 
 /** Patterns that only a question to the user ends with. Matched against the last non-empty line. */
 const strongPatterns: readonly RegExp[] = [
@@ -67,6 +86,9 @@ export function detectInputPrompt(
     return undefined;
   }
   if (silentForMs >= config.strongSilenceMs && strongPatterns.some((p) => p.test(prompt))) {
+    return { prompt };
+  }
+  if (silentForMs >= config.replSilenceMs && replPatterns.some((p) => p.test(prompt.trim()))) {
     return { prompt };
   }
   if (readingTerminal === 'unknown' && silentForMs >= config.weakSilenceMs && weakPatterns.some((p) => p.test(prompt))) {

@@ -18,6 +18,8 @@ export interface RunOutput {
   /** The last `count` rendered lines including the live screen, oldest first. */
   lastLines(count: number): string[];
   readonly totalChars: number;
+  /** An exit code the command line reported in its own output (PowerShell's $LASTEXITCODE), which wins over the end event's. */
+  readonly reportedExitCode?: number;
   /** Fires when a write carried visible data (not for marker-only or prompt data). */
   readonly onDidWrite: Event<void>;
   /** No more data: render the rest and complete the log file. Reading keeps working. */

@@ -5,7 +5,7 @@
  * what to do next.
  */
 import { formatDuration } from '../../../../common/src/format';
-import type { DevServer, PortConflict, ReadyInfo, RunStatus, TerminalRunResult } from '../../../../common/src/protocol';
+import type { DevServer, PortConflict, ReadyInfo, RunStatus, StrategyName, TerminalRunResult } from '../../../../common/src/protocol';
 import { BridgeErrorCode, ShepherdError } from '../errors';
 import { isAcceptedStatus } from '../servers/probe';
 import type { CommandRun } from './commandRun';
@@ -35,6 +35,7 @@ export async function runResult(run: CommandRun, status: RunStatus, message?: st
     name: run.terminalName,
     command: run.command,
     durationMs: run.durationMs,
+    strategy: run.strategy,
   };
   if (exitCode !== undefined && (status === 'completed' || status === 'terminal_closed' || status === 'cancelled')) {
     result.exitCode = exitCode;
@@ -52,7 +53,15 @@ export async function runResult(run: CommandRun, status: RunStatus, message?: st
   if (snap.outputFile) {
     result.outputFile = snap.outputFile;
   }
-  const notes = [message ?? statusMessage(run, status, exitCode)];
+  const nested = status === 'waiting_for_input' ? nestedSession(run.foregroundCommand) : undefined;
+  const notes = [
+    message ??
+      (state.kind === 'completed' && state.endedEarly
+        ? endedEarlyMessage(run.terminalName)
+        : nested
+          ? nestedSessionMessage(run.terminalName, nested)
+          : statusMessage(run, status, exitCode)),
+  ];
   if (snap.truncated && snap.outputFileError !== undefined) {
     notes.push(`The full output could not be saved under .devtools/logs (${snap.outputFileError}); only its head and tail are here.`);
   }
@@ -80,6 +89,32 @@ function statusMessage(run: CommandRun, status: RunStatus, exitCode: number | un
     default:
       return undefined;
   }
+}
+
+/** The program name when the foreground job is a shell or remote session of its own (no shell integration inside). */
+export function nestedSession(foregroundCommand: string | undefined): string | undefined {
+  const program = foregroundCommand?.trim().split(/\s+/)[0]?.split('/').pop()?.replace(/^-/, '');
+  return program && /^((ba|z|fi|da|k|mk|tc|c|a)?sh|ssh|mosh|telnet|docker|podman|kubectl|su|sudo|nsenter|chroot|tmux|screen)$/.test(program) ? program : undefined;
+}
+
+/** What an agent can and cannot know inside a nested shell or remote session, and what to do. */
+export function nestedSessionMessage(terminal: string, program: string): string {
+  const name = JSON.stringify(terminal);
+  return (
+    `\`${program}\` waits for input: a shell or session of its own, where Terminal Shepherd's shell integration does not reach. ` +
+    'Commands typed there with terminal_input return when their output goes quiet at a prompt, without an exit code (none is invented). ' +
+    `Type \`exit\` (terminal_input {name: ${name}, text: "exit"}) to leave it; the run then completes with its exit code. ` +
+    'To run a command remotely with an exit code, pass it as an argument (ssh host \'cmd\', docker exec ctr cmd).'
+  );
+}
+
+/** The shell integration reported the end while the command still ran (a program printed an end marker). */
+export function endedEarlyMessage(terminal: string): string {
+  return (
+    `The shell integration reported this command's end while it was still running (most likely the program printed an end marker, ESC ] 633 ; D, of its own), ` +
+    `so output after that point is missing here (terminal "${terminal}" shows it) and the exit code is unknown. ` +
+    'To capture everything, filter escape sequences out of the output (for example `... | cat -v`), or run it in a terminal with the setting terminalShepherd.terminal.strategy "pseudoterminal".'
+  );
 }
 
 function terminalEndMessage(name: string, state: CommandRun['state']): string {
@@ -202,12 +237,11 @@ export function closedAtStartError(terminal: string): ShepherdError {
   );
 }
 
-export function shellIntegrationUnavailableError(terminal: string, waitedMs: number): ShepherdError {
+export function noStrategyError(terminal: string, shell: string, failures: readonly string[]): ShepherdError {
   return new ShepherdError(
     BridgeErrorCode.ShellIntegrationUnavailable,
-    `Shell integration did not activate in terminal "${terminal}" within ${waitedMs} ms, so Terminal Shepherd cannot see when commands end. ` +
-      'Check that the setting terminal.integrated.shellIntegration.enabled is on and that the shell is bash, zsh, fish or pwsh ' +
-      '(choose one with terminalShepherd.terminal.shellPath), then retry.',
+    `Terminal "${terminal}" could not be opened in a way that shows when commands end (shell ${shell}): ${failures.join('; ')}. ` +
+      'Choose another shell with terminalShepherd.terminal.shellPath, or set terminalShepherd.terminal.strategy to "pseudoterminal", then retry.',
   );
 }
 
@@ -273,7 +307,7 @@ export function notReadyMessage(terminal: string, timeoutMs: number, seen: NotRe
 }
 
 /** Status already_running: the tail of the running server's output, and what to do instead of a second copy. */
-export function alreadyRunningResult(server: DevServer, tail: string): TerminalRunResult {
+export function alreadyRunningResult(server: DevServer, tail: string, strategy: StrategyName): TerminalRunResult {
   const terminal = server.terminal ?? 'default';
   const where = server.urls.length > 0 ? ` at ${server.urls.join(', ')}` : server.ports.length > 0 ? ` on port ${server.ports.join(', ')}` : '';
   const result: TerminalRunResult = {
@@ -282,6 +316,7 @@ export function alreadyRunningResult(server: DevServer, tail: string): TerminalR
     name: terminal,
     command: server.command,
     durationMs: server.uptimeMs,
+    strategy,
     server,
     message:
       `Not started again: \`${server.command}\` already runs in terminal "${terminal}"${server.pid !== undefined ? ` (pid ${server.pid})` : ''}${where}, ` +

@@ -1,13 +1,13 @@
 /** Shell-specific command text the service types for the user (quoting differs per shell). */
+import type { ShellKind } from './shellKind';
 
 const posixQuote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
 const pwshQuote = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
 /** A command that changes the shell's working directory to `dir`, quoted for `shellType`. */
-export function changeDirectoryCommand(shellType: string | undefined, dir: string): string {
-  switch (shellType) {
+export function changeDirectoryCommand(kind: ShellKind, dir: string): string {
+  switch (kind) {
     case 'pwsh':
-    case 'powershell':
       return `Set-Location -LiteralPath ${pwshQuote(dir)}`;
     case 'cmd':
       return `cd /d "${dir.replace(/"/g, '')}"`;

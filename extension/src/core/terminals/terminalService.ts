@@ -34,6 +34,7 @@ import {
 } from '../run/runReport';
 import type { DevServers } from '../servers/devServers';
 import { changeDirectoryCommand, isControlKey } from './shellCommands';
+import { shellLabel } from './shellKind';
 import { TerminalSessions, type TerminalSession, type TerminalSessionView, type TerminalSessionsDependencies } from './terminalSessions';
 
 export type { TerminalServiceEvent, TerminalSessionView } from './terminalSessions';
@@ -88,7 +89,7 @@ export class TerminalService implements Disposable {
       const running = servers.findRunning(params.command, cwd ?? this.sessions.get(name)?.terminal.cwd ?? this.deps.workspaceFolder(), this.sessions.open());
       if (running && !params.restart) {
         const { server, tail } = await servers.describe(running);
-        return alreadyRunningResult(server, tail);
+        return alreadyRunningResult(server, tail, running.session.strategy);
       }
       if (running) {
         if (!(await servers.stop(running))) throw restartFailedError({ command: running.command, terminal: running.session.name });
@@ -106,7 +107,7 @@ export class TerminalService implements Disposable {
       if (options.signal?.aborted) {
         throw cancelledBeforeStartError();
       }
-      run = this.sessions.startRun(session, params.command);
+      run = await this.sessions.startRun(session, params.command);
       servers?.noteStarted(run, cwd ?? session.terminal.cwd ?? (reservation.created ? this.deps.workspaceFolder() : undefined), waitMode);
     } finally {
       reservation.release();
@@ -166,6 +167,8 @@ export class TerminalService implements Disposable {
         name: session.name,
         busy: session.busy,
         shellIntegration: session.terminal.hasShellIntegration,
+        shell: shellLabel(session.shell),
+        strategy: session.strategy,
       };
       if (session.shellPid !== undefined) info.pid = session.shellPid;
       if (session.terminal.cwd !== undefined) info.cwd = session.terminal.cwd;
@@ -275,7 +278,7 @@ export class TerminalService implements Disposable {
 
   /** Changes an existing shell's directory with its own execution, so the run reports only the command. */
   private async changeDirectory(session: TerminalSession, cwd: string): Promise<void> {
-    const cd = this.sessions.startRun(session, changeDirectoryCommand(session.terminal.shellType, cwd));
+    const cd = await this.sessions.startRun(session, changeDirectoryCommand(session.shell.kind, cwd));
     const outcome = await cd.wait({ timeoutMs: CD_TIMEOUT_MS, stopAtInput: true });
     if (outcome === 'disposed') {
       throw windowClosingError(session.name, cd.command);

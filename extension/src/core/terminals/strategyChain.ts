@@ -1,0 +1,46 @@
+/**
+ * The execution strategies a new terminal tries, in order, for its shell: VS Code's own shell
+ * integration where VS Code injects it (and the user left injection on), Terminal Shepherd's own
+ * integration where a script of ours covers the shell, and the extension-owned pseudoterminal,
+ * which needs no shell hooks at all, last. Pure, so every choice is unit-tested.
+ */
+import type { StrategyName } from '../../../../common/src/protocol';
+import type { ShellKind } from './shellKind';
+
+export type StrategyPreference = 'auto' | StrategyName;
+
+export interface ChainInput {
+  readonly kind: ShellKind;
+  /** terminal.integrated.shellIntegration.enabled: VS Code injects its scripts. */
+  readonly vscodeInjection: boolean;
+  /** terminalShepherd.terminal.strategy: where to start; later tiers stay as fallbacks. */
+  readonly preference: StrategyPreference;
+}
+
+/** Shells VS Code injects its integration into (bash, zsh, fish, pwsh). */
+const VSCODE_INJECTS: ReadonlySet<ShellKind> = new Set(['bash', 'zsh', 'fish', 'pwsh']);
+/** Shells a script of ours covers. */
+const SHEPHERD_COVERS: ReadonlySet<ShellKind> = new Set(['bash', 'zsh', 'fish', 'sh']);
+
+/**
+ * Shells where our integration goes before VS Code's: under prompt themes VS Code's zsh script
+ * loses command boundaries (seen with powerlevel9k + zsh-autosuggestions +
+ * zsh-syntax-highlighting: executions that end at once with no exit code, command lines taken
+ * from the right prompt, the real end never reported; powerlevel10k turns it off,
+ * microsoft/vscode#146587), while ours keeps its precmd hooks first and last and marks the
+ * prompt again after a theme rebuilt it.
+ */
+const SHEPHERD_FIRST: ReadonlySet<ShellKind> = new Set(['zsh']);
+
+export function strategyChain(input: ChainInput): StrategyName[] {
+  const chain: StrategyName[] = [];
+  const vscode = input.vscodeInjection && VSCODE_INJECTS.has(input.kind);
+  const shepherd = SHEPHERD_COVERS.has(input.kind);
+  if (shepherd && SHEPHERD_FIRST.has(input.kind)) chain.push('shepherd');
+  if (vscode) chain.push('vscode');
+  if (shepherd && !SHEPHERD_FIRST.has(input.kind)) chain.push('shepherd');
+  chain.push('pseudoterminal');
+  // A preferred tier goes first when it can work for this shell; the others stay as fallbacks.
+  if (input.preference === 'auto' || !chain.includes(input.preference)) return chain;
+  return [input.preference, ...chain.filter((s) => s !== input.preference)];
+}
