@@ -12,9 +12,8 @@ import http from 'node:http';
 import type net from 'node:net';
 import path from 'node:path';
 import type { DevServer, ListProcessesResult, WorkspaceInfoResult } from '../../common/src/protocol';
-import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
 import { repoRoot, toolText } from '../support/mcpClient';
-import { alive, flatten, freePort, makeWorkspace, openShepherdWindow, waitFor, type ShepherdWindow } from '../support/shepherdE2e';
+import { alive, flatten, freePort, makeWorkspace, openShepherdWindow, suiteWindow, waitFor, type ShepherdWindow } from '../support/shepherdE2e';
 
 /** Pids listening on the TCP port, as the OS says (ss), not as the product says. */
 function listeners(port: number): number[] {
@@ -41,17 +40,18 @@ function pythonWithDjango(): string | undefined {
 
 describe('dev servers in a real VS Code: ready, never twice, port taken, watchers', function () {
   this.timeout(180_000);
-  let win: ShepherdWindow;
-  let failed = false;
   let vitePort = 0;
   let djangoPort = 0;
   let python = '';
   const leftovers: number[] = [];
   const holders: net.Server[] = [];
 
-  before(async function () {
-    this.timeout(900_000);
-    await ensureVsCode();
+  const win = suiteWindow(openWorkspace, () => {
+    for (const holder of holders) holder.close();
+    for (const pid of leftovers) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  });
+
+  async function openWorkspace(): Promise<ShepherdWindow> {
     const found = pythonWithDjango();
     assert.ok(found, 'Django is missing: install Debian\'s python3-django (it is listed in .ci/debian-packages), e.g. apt-get install -y python3-django');
     python = found;
@@ -73,16 +73,8 @@ describe('dev servers in a real VS Code: ready, never twice, port taken, watcher
     mkdirSync(path.join(workspace, 'tsproj'));
     writeFileSync(path.join(workspace, 'tsproj', 'tsconfig.json'), JSON.stringify({ compilerOptions: { outDir: 'out', strict: true }, files: ['a.ts'] }));
     writeFileSync(path.join(workspace, 'tsproj', 'a.ts'), 'export const a: number = 1;\n');
-    win = await openShepherdWindow({ workspace, label: 'dev-servers' });
-  });
-  afterEach(function () {
-    failed ||= this.currentTest?.state === 'failed';
-  });
-  after(async () => {
-    await win?.stop(failed);
-    for (const holder of holders) holder.close();
-    for (const pid of leftovers) if (alive(pid)) process.kill(pid, 'SIGKILL');
-  });
+    return openShepherdWindow({ workspace, label: 'dev-servers' });
+  }
 
   const viteUrl = (): string => `http://localhost:${vitePort}/`;
   let vitePid = 0;

@@ -6,28 +6,18 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ListProcessesResult } from '../../common/src/protocol';
 import { toolText } from '../support/mcpClient';
-import { alive, flatten, ledgerEvents, openShepherdWindow, waitFor, type ShepherdWindow } from '../support/shepherdE2e';
+import { alive, flatten, ledgerEvents, openShepherdWindow, suiteWindow, waitFor } from '../support/shepherdE2e';
 import { connectMcpServer } from '../support/mcpClient';
-import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
 
 describe('process ledger in a real VS Code', function () {
   this.timeout(240_000);
-  let win: ShepherdWindow;
-  let failed = false;
   const leftovers: number[] = [];
-
-  before(async function () {
-    this.timeout(900_000);
-    await ensureVsCode();
-    win = await openShepherdWindow({ label: 'process-ledger' });
-  });
-  afterEach(function () {
-    failed ||= this.currentTest?.state === 'failed';
-  });
-  after(async () => {
-    await win?.stop(failed);
-    for (const pid of leftovers) if (alive(pid)) process.kill(pid, 'SIGKILL');
-  });
+  const win = suiteWindow(
+    () => openShepherdWindow({ label: 'process-ledger' }),
+    () => {
+      for (const pid of leftovers) if (alive(pid)) process.kill(pid, 'SIGKILL');
+    },
+  );
 
   async function processes(): Promise<ListProcessesResult> {
     return (await win.run('list_processes', {})) as unknown as ListProcessesResult;

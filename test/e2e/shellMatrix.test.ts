@@ -8,8 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
-import { makeWorkspace, openShepherdWindow, useShell, type ShepherdWindow } from '../support/shepherdE2e';
+import { makeWorkspace, openShepherdWindow, suiteWindow, useShell } from '../support/shepherdE2e';
 import { describeWhere } from '../support/skips';
 
 interface ShellCase {
@@ -72,20 +71,7 @@ function zshHome(): string {
 
 describeWhere(missing.length === 0, `shells missing: ${missing.join(', ')} (the Debian packages in .ci/debian-packages)`)('every shell, in a real VS Code', function () {
   this.timeout(180_000);
-  let win: ShepherdWindow;
-  let failed = false;
-
-  before(async function () {
-    this.timeout(900_000);
-    await ensureVsCode();
-    win = await openShepherdWindow({ label: 'shell-matrix', workspace: makeWorkspace(), launch: { env: { ZDOTDIR: zshHome() } } });
-  });
-  afterEach(function () {
-    failed ||= this.currentTest?.state === 'failed';
-  });
-  after(async () => {
-    await win?.stop(failed);
-  });
+  const win = suiteWindow(() => openShepherdWindow({ label: 'shell-matrix', workspace: makeWorkspace(), launch: { env: { ZDOTDIR: zshHome() } } }));
 
   for (const c of cases) {
     describe(c.label, () => {
@@ -188,22 +174,11 @@ describeWhere(missing.length === 0, `shells missing: ${missing.join(', ')} (the 
 
 describe('bash in a real VS Code: REPLs, stdin, pagers, binary output, nested shells, stray markers', function () {
   this.timeout(180_000);
-  let win: ShepherdWindow;
-  let failed = false;
-
-  before(async function () {
-    this.timeout(900_000);
-    await ensureVsCode();
+  const win = suiteWindow(async () => {
     const workspace = makeWorkspace();
     // A repository with more history than a screen: `git log` would stop in a pager.
     execFileSync('sh', ['-c', 'git init -q && for i in $(seq 1 60); do git -c user.email=t@t -c user.name=t commit -q --allow-empty -m "commit $i"; done'], { cwd: workspace });
-    win = await openShepherdWindow({ label: 'bash-extras', workspace });
-  });
-  afterEach(function () {
-    failed ||= this.currentTest?.state === 'failed';
-  });
-  after(async () => {
-    await win?.stop(failed);
+    return openShepherdWindow({ label: 'bash-extras', workspace });
   });
 
   it('the python3 REPL: waiting_for_input at >>>, driven through terminal_input to its exit', async () => {

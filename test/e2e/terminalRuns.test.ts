@@ -3,26 +3,12 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
 import { toolText } from '../support/mcpClient';
-import { openShepherdWindow, waitFor, type ShepherdWindow } from '../support/shepherdE2e';
+import { openShepherdWindow, suiteWindow, waitFor } from '../support/shepherdE2e';
 
 describe('terminal runs in a real VS Code (MCP client -> MCP server -> bridge -> extension -> bash)', function () {
   this.timeout(180_000);
-  let win: ShepherdWindow;
-  let failed = false;
-
-  before(async function () {
-    this.timeout(900_000); // a first install of code-server takes about 2 minutes
-    await ensureVsCode();
-    win = await openShepherdWindow({ label: 'terminal-runs' });
-  });
-  afterEach(function () {
-    failed ||= this.currentTest?.state === 'failed';
-  });
-  after(async () => {
-    await win?.stop(failed);
-  });
+  const win = suiteWindow(() => openShepherdWindow({ label: 'terminal-runs' }));
 
   it('simple command: completed with output and exit code, promptly', async () => {
     const r = await win.run('terminal_run', { command: 'echo hello' });

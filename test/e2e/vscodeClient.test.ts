@@ -6,30 +6,21 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
 import { toolText } from '../support/mcpClient';
-import { alive, flatten, openShepherdWindow, waitFor, type ShepherdWindow } from '../support/shepherdE2e';
+import { alive, flatten, openShepherdWindow, suiteWindow, waitFor } from '../support/shepherdE2e';
 import { SHEPHERD_TOOLS, invokeThroughVsCode, startVsCodeMcpServer, type VsCodeToolNames } from '../support/vscodeMcp';
 import type { ListProcessesResult, TerminalRunResult } from '../../common/src/protocol';
 
 describe("every tool through VS Code's own MCP client (vscode.lm.invokeTool) and over stdio, with and without a progress token", function () {
   this.timeout(180_000);
-  let win: ShepherdWindow;
+  // Debug level: the extension's log says which bridge requests asked for progress.
+  const win = suiteWindow(() =>
+    openShepherdWindow({ label: 'vscode-client', settings: { 'terminalShepherd.log.level': 'debug' }, launch: { serverArgs: ['--log', 'debug'] } }),
+  );
   let tools: VsCodeToolNames;
-  let failed = false;
-
   before(async function () {
-    this.timeout(900_000);
-    await ensureVsCode();
-    // Debug level: the extension's log says which bridge requests asked for progress.
-    win = await openShepherdWindow({ label: 'vscode-client', settings: { 'terminalShepherd.log.level': 'debug' }, launch: { serverArgs: ['--log', 'debug'] } });
+    this.timeout(120_000);
     tools = await startVsCodeMcpServer(win);
-  });
-  afterEach(function () {
-    failed ||= this.currentTest?.state === 'failed';
-  });
-  after(async () => {
-    await win?.stop(failed);
   });
 
   /** A tool through VS Code; its structured content (VS Code hands the model that JSON). */

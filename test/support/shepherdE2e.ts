@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { TerminalRunResult, TrackedProcess } from '../../common/src/protocol';
+import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
 import { connectMcpServer, repoRoot, toolText, type McpSession } from './mcpClient';
 import { launchVsCode, type LaunchOptions, type VsCode } from './vscodeHarness';
 export { alive } from './vscodeHarness';
@@ -123,6 +124,44 @@ export async function openShepherdWindow(
     await vscode.stop({ failed: true });
     throw error;
   }
+}
+
+/**
+ * The window a suite's tests share, for use inside describe(): VS Code installed if missing and
+ * the window opened before the tests (after the suite's earlier before hooks), stopped after them
+ * with its logs kept when one failed, then `cleanup`. The returned window stands for the one
+ * opened, so tests and later hooks use it directly.
+ */
+export function suiteWindow(open: () => Promise<ShepherdWindow>, cleanup?: () => void): ShepherdWindow {
+  let opened: ShepherdWindow | undefined;
+  let failed = false;
+  before(async function () {
+    this.timeout(900_000); // a first install of code-server takes about 2 minutes
+    await ensureVsCode();
+    opened = await open();
+  });
+  afterEach(function () {
+    failed ||= this.currentTest?.state === 'failed';
+  });
+  after(async () => {
+    await opened?.stop(failed);
+    cleanup?.();
+  });
+  const current = (): ShepherdWindow => opened ?? assert.fail("the suite's window is not open (its before hook failed)");
+  return {
+    get vscode() {
+      return current().vscode;
+    },
+    get workspace() {
+      return current().workspace;
+    },
+    get mcp() {
+      return current().mcp;
+    },
+    call: (name, args, options) => current().call(name, args, options),
+    run: (name, args) => current().run(name, args),
+    stop: (failed) => current().stop(failed),
+  };
 }
 
 /**
