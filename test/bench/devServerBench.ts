@@ -138,14 +138,14 @@ export async function runDevServerLocalBench(): Promise<DevServerLocalResult> {
     const sessions = Array.from({ length: 20 }, (_, i): TerminalSessionView => ({
       name: `t${i}`,
       shellPid: 1000 + i,
-      terminal: { cwd: `/work/app${i}` } as TerminalSessionView['terminal'],
+      terminal: { cwd: path.join(tmp, `app${i}`) } as TerminalSessionView['terminal'],
       currentRun: { active: true, command: `npm run dev -- --port ${3000 + i}` } as unknown as CommandRun,
       foreignExecutions: new Set(),
       closed: false,
       shell: shellInfo('/bin/bash'),
       strategy: 'vscode',
     }));
-    const duplicateCheck = await measure(5000, () => servers.findRunning('npm run dev', '/work/app', sessions));
+    const duplicateCheck = await measure(5000, () => servers.findRunning('npm run dev', path.join(tmp, 'app'), sessions));
     return { treeLook, treeLookTables, httpProbe, files, detectCold, detectCached, sessions: sessions.length, duplicateCheck };
   } finally {
     // The server this benchmark started, by pid, then its shell.
