@@ -25,8 +25,29 @@ if [ -z "${__tshep_loaded-}" ]; then
 	# delimiter of invisible runs.
 	__tshep_i=
 	case ${KSH_VERSION-} in *MIRBSD*) __tshep_i=$(printf '\001') ;; esac
+	# P;Cwd the way VS Code reads it: it splits the sequence on ";" and a control character would
+	# end it, so `\`, `;` and control characters go as \\, \x3b and \xNN. Only an odd directory
+	# pays for the loop; the command substitution in PS1 is one fork per prompt.
+	__tshep_cwd() {
+		case $PWD in
+		*[\\\;[:cntrl:]]*) ;;
+		*) printf '%s' "$PWD"; return 0 ;;
+		esac
+		__tshep_rest=$PWD
+		while [ -n "$__tshep_rest" ]; do
+			__tshep_tail=${__tshep_rest#?}
+			__tshep_ch=${__tshep_rest%"$__tshep_tail"}
+			case $__tshep_ch in
+			\\) printf '\\\\' ;;
+			\;) printf '\\x3b' ;;
+			[[:cntrl:]]) printf '\\x%02x' "'$__tshep_ch" ;;
+			*) printf '%s' "$__tshep_ch" ;;
+			esac
+			__tshep_rest=$__tshep_tail
+		done
+	}
 	__tshep_ps1=${PS1-\$ }
-	PS1="${__tshep_i}${__tshep_e}]633;D;\$?${__tshep_a}${__tshep_e}]633;P;Cwd=\${PWD}${__tshep_a}${__tshep_e}]633;A${__tshep_a}${__tshep_i}${__tshep_ps1}${__tshep_i}${__tshep_e}]633;B${__tshep_a}${__tshep_i}"
+	PS1="${__tshep_i}${__tshep_e}]633;D;\$?${__tshep_a}${__tshep_e}]633;P;Cwd=\$(__tshep_cwd)${__tshep_a}${__tshep_e}]633;A${__tshep_a}${__tshep_i}${__tshep_ps1}${__tshep_i}${__tshep_e}]633;B${__tshep_a}${__tshep_i}"
 	if [ -n "$__tshep_i" ]; then PS1="${__tshep_i}$(printf '\r')${PS1}"; fi
 	unset __tshep_ps1
 fi

@@ -230,7 +230,7 @@ describe('bridge over a real socket', () => {
 
 describe('bridge.json ownership', () => {
   it('replaces a file left by a dead window, keeps a live window\'s file, and removes only its own', async () => {
-    const workspace = await tempWorkspace();
+    const workspace = tempWorkspace();
     const file = path.join(workspace, '.devtools', 'bridge.json');
     await fs.mkdir(path.dirname(file), { recursive: true });
     const stale = { endpoint: '/nonexistent/bridge.sock', token: 't'.repeat(43), protocolVersion: 1, pid: 2 ** 22 + 7, extensionVersion: '0', workspaceFolder: workspace, createdAt: '' };
@@ -248,7 +248,7 @@ describe('bridge.json ownership', () => {
   });
 
   it('a second window takes the file over at once when the first closes, and repairs it when it is corrupted or removed', async () => {
-    const workspace = await tempWorkspace();
+    const workspace = tempWorkspace();
     const file = path.join(workspace, '.devtools', 'bridge.json');
     const first = await startBridgeFixture({ workspace });
     const second = await startBridgeFixture({ workspace });
@@ -282,7 +282,7 @@ describe('bridge.json ownership', () => {
   });
 
   it('ignores a corrupt file', async () => {
-    const workspace = await tempWorkspace();
+    const workspace = tempWorkspace();
     const file = path.join(workspace, '.devtools', 'bridge.json');
     await fs.mkdir(path.dirname(file), { recursive: true });
     await fs.writeFile(file, '{"endpoint": ');

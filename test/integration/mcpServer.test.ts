@@ -41,7 +41,7 @@ describe('MCP server bundle over stdio (dist/mcp-server.js)', () => {
 
 describe('MCP server bundle without a VS Code window', () => {
   it('says to open the folder in VS Code with the extension enabled', async () => {
-    const workspace = await tempWorkspace();
+    const workspace = tempWorkspace();
     const session = await connectMcpServer({ workspace });
     try {
       const result = (await session.client.callTool({ name: 'terminal_list', arguments: {} })) as CallToolResult;
@@ -56,7 +56,7 @@ describe('MCP server bundle without a VS Code window', () => {
     const fixture = await startBridgeFixture();
     await fixture.publisher.dispose();
     const session = await connectMcpServer({
-      workspace: await tempWorkspace(),
+      workspace: tempWorkspace(),
       env: { TERMINAL_SHEPHERD_BRIDGE: fixture.server.endpoint, TERMINAL_SHEPHERD_TOKEN: fixture.server.token },
     });
     try {

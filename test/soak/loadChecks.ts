@@ -33,8 +33,8 @@ const FLOOR_RUNS = (runs: number): string => `
 /**
  * `runs` sequential terminal_run calls on a fresh window, with the extension host's heap and RSS
  * after GC every tenth of the way (the goal compares the end with the end of the warm-up). Then as
- * many bare executeCommand round trips (up to 300) in the same window, to tell VS Code's own
- * growth from ours.
+ * many bare executeCommand round trips as ran after the warm-up, in the same window, to tell
+ * VS Code's own growth from ours.
  */
 export async function sequentialRuns(win: ShepherdWindow, runs: number, warmup: number, judgeMemory: boolean): Promise<Check> {
   // Each sample costs a second (a full GC and a pause): a short series samples only its two points.
@@ -53,7 +53,7 @@ export async function sequentialRuns(win: ShepherdWindow, runs: number, warmup: 
     }
     if ((i + 1) % step === 0 || i + 1 === warmup) samples.push({ at: i + 1, memory: await extensionHostMemory(win) });
   }
-  const floorRuns = Math.min(runs, 300);
+  const floorRuns = runs - warmup;
   const end = samples.at(-1)!.memory;
   await win.vscode.driver.evaluate(FLOOR_RUNS(floorRuns), { timeoutMs: 600_000 });
   const floorEnd = await extensionHostMemory(win);
@@ -71,8 +71,9 @@ export async function sequentialRuns(win: ShepherdWindow, runs: number, warmup: 
     met,
     figures:
       `extension host after GC: heap ${mb(samples[0]!.memory.heap)} at the start, ${mb(warm.heap)} after warm-up, ${mb(end.heap)} at the end (${signedMb(heapGrowth)}); ` +
-      `RSS ${mb(samples[0]!.memory.rss)}, ${mb(warm.rss)}, ${mb(end.rss)} (${signedMb(rssGrowth)}); every ${step} runs, heap MB: ${series((m) => m.heap)}; RSS MB: ${series((m) => m.rss)}; ` +
-      `then ${floorRuns} bare executeCommand runs (VS Code alone): heap ${signedMb(floorEnd.heap - end.heap)}, RSS ${signedMb(floorEnd.rss - end.rss)}; ${latency(times)}` +
+      `RSS ${mb(samples[0]!.memory.rss)}, ${mb(warm.rss)}, ${mb(end.rss)} (${signedMb(rssGrowth)}); of the heap's change, V8's compiled code ${signedMb(end.code - warm.code)}; ` +
+      `every ${step} runs, heap MB: ${series((m) => m.heap)}; RSS MB: ${series((m) => m.rss)}; a regular full GC at the end left ${mb(end.pooled)} more resident (V8's pool of freed pages); ` +
+      `then ${floorRuns} bare executeCommand runs (VS Code alone, as many as after the warm-up): heap ${signedMb(floorEnd.heap - end.heap)}, RSS ${signedMb(floorEnd.rss - end.rss)}; ${latency(times)}` +
       (wrong.length ? `; wrong: ${wrong.join(' | ')}` : ''),
   };
 }

@@ -3,13 +3,11 @@
  * published in a temporary workspace's .devtools/bridge.json: the VS Code side of the bridge
  * without VS Code, for exercising the MCP server and the bridge client end to end in plain Node.
  */
-import { promises as fs } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { silentLogger, type Logger } from '../../common/src/logger';
 import { PROTOCOL_VERSION, methods, type MethodKey, type TerminalRunResult } from '../../common/src/protocol';
 import { publishBridgeFile, type BridgeFilePublisher } from '../../extension/src/bridge/bridgeFile';
 import { startBridgeServer, type BridgeHandlers, type BridgeServer } from '../../extension/src/bridge/bridgeServer';
+import { workspaceDirs } from './tempDirs';
 
 export interface BridgeFixture {
   readonly workspace: string;
@@ -19,8 +17,8 @@ export interface BridgeFixture {
   dispose(): Promise<void>;
 }
 
-export async function tempWorkspace(): Promise<string> {
-  return fs.mkdtemp(path.join(os.tmpdir(), 'tshep-ws-'));
+export function tempWorkspace(): string {
+  return workspaceDirs.make('tshep-ws-');
 }
 
 const notScripted = (method: string) => () => {
@@ -28,7 +26,7 @@ const notScripted = (method: string) => () => {
 };
 
 export async function startBridgeFixture(options: { workspace?: string; logger?: Logger } = {}): Promise<BridgeFixture> {
-  const workspace = options.workspace ?? (await tempWorkspace());
+  const workspace = options.workspace ?? tempWorkspace();
   const logger = options.logger ?? silentLogger;
   const fixture = { handlers: {} as Partial<BridgeHandlers> };
   // Every method goes to the handler the test scripted, or fails saying it was not.

@@ -5,15 +5,15 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { TerminalRunResult, TrackedProcess } from '../../common/src/protocol';
 import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
 import { connectMcpServer, repoRoot, toolText, type McpSession } from './mcpClient';
+import { workspaceDirs } from './tempDirs';
 import { launchVsCode, type LaunchOptions, type VsCode } from './vscodeHarness';
 export { alive } from './vscodeHarness';
 
@@ -47,7 +47,7 @@ export function restoreDevelopmentBuild(): void {
 }
 
 export function makeWorkspace(): string {
-  const ws = mkdtempSync(path.join(os.tmpdir(), 'tshep-e2e-'));
+  const ws = workspaceDirs.make('tshep-e2e-');
   mkdirSync(path.join(ws, 'sub dir'));
   writeFileSync(path.join(ws, 'README.md'), '# e2e workspace\n');
   return ws;
@@ -209,25 +209,37 @@ export function ledgerEvents(workspace: string): { event: string; pid: number; n
 }
 
 export interface HostMemory {
-  /** Resident set size of the extension host process, bytes. */
+  /** Resident set size of the extension host after V8's last-resort GC, bytes. */
   readonly rss: number;
+  /**
+   * What a regular full GC leaves resident on top of `rss`, bytes: pages V8 freed but keeps
+   * pooled for reuse (sized by the heaviest recent moment, not by what anything holds).
+   */
+  readonly pooled: number;
   /** V8 heap in use, bytes. */
   readonly heap: number;
+  /** V8's compiled code (code space in use), bytes: grows while the JIT compiles functions that got hot. */
+  readonly code: number;
 }
 
 /**
- * The extension host's memory after a full GC (exposed for the measurement only) and a short
- * pause, so what is left is what something still holds.
+ * The extension host's memory once nothing but what something still holds is left: a pause, two
+ * regular full GCs (gc exposed for the measurement only), then V8's last-resort GC, the one it
+ * runs when told memory is low, which also returns its pooled pages to the OS.
  */
 export function extensionHostMemory(win: ShepherdWindow): Promise<HostMemory> {
   return win.vscode.driver.evaluate<HostMemory>(
     `
-    require('v8').setFlagsFromString('--expose_gc');
+    const v8 = require('v8');
+    v8.setFlagsFromString('--expose_gc');
     const gc = require('vm').runInNewContext('gc');
     await new Promise((r) => setTimeout(r, 1000));
     gc(); gc();
+    const afterRegular = process.memoryUsage().rss;
+    gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
     const m = process.memoryUsage();
-    return { rss: m.rss, heap: m.heapUsed };
+    const code = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'code_space')?.space_used_size ?? 0;
+    return { rss: m.rss, pooled: Math.max(0, afterRegular - m.rss), heap: m.heapUsed, code };
     `,
     { timeoutMs: 60_000 },
   );

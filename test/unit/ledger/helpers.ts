@@ -1,28 +1,9 @@
 /** Shared helpers for the ledger tests: temp data dirs, a logger that keeps what it was told. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Logger } from '../../../common/src/logger';
 import type { LedgerEvent } from '../../../extension/src/core/ledger/formats';
 
 export { ProcessJanitor, waitFor } from '../processes/helpers';
-
-/** A fresh temp dir per test; `cleanup()` removes them all (after hooks). */
-export class TempDirs {
-  private readonly dirs: string[] = [];
-
-  make(prefix = 'ledger-'): string {
-    const dir = mkdtempSync(path.join(tmpdir(), prefix));
-    this.dirs.push(dir);
-    return dir;
-  }
-
-  cleanup(): void {
-    for (const dir of this.dirs.splice(0)) {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }
-}
+export { TempDirs } from '../../support/tempDirs';
 
 export interface CollectingLogger extends Logger {
   readonly lines: Array<{ level: string; text: string }>;

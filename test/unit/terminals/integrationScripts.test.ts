@@ -87,6 +87,7 @@ describeWhere(hasScript, 'needs Linux and util-linux `script` to give the shells
   let files: IntegrationFiles;
   let home: string;
   let odd: string;
+  let newlineDir: string;
 
   before(async () => {
     files = await prepareIntegrationFiles(SHELL_SCRIPTS, dirs.make('integration-private-'));
@@ -94,6 +95,9 @@ describeWhere(hasScript, 'needs Linux and util-linux `script` to give the shells
     // A directory whose name needs every escape: `;`, `\` and a space.
     odd = path.join(dirs.make('integration-cwd-'), 'a;b\\c d');
     mkdirSync(odd);
+    // And one with control characters in its name (a newline and a tab).
+    newlineDir = path.join(odd, 'n\nl\tx');
+    mkdirSync(newlineDir);
   });
   after(() => dirs.cleanup());
 
@@ -163,10 +167,12 @@ describeWhere(hasScript, 'needs Linux and util-linux `script` to give the shells
     const shell = which(name);
     describeWhere(shell !== undefined, `${name} is not installed (apt-get install ${name})`)(`${name} ($ENV, no pre-execution hook)`, () => {
       it('reports D with the exit code from PS1; C comes from the line Terminal Shepherd sends, also for a syntax error', () => {
-        const out = runShell(shell!, files, home, path.dirname(odd), ['__tshep_c; eval \'echo hi\'', "__tshep_c; eval 'echo x; (exit 42)'", "__tshep_c; eval 'if then'", 'exit']);
+        const out = runShell(shell!, files, home, odd, ['__tshep_c; eval \'echo hi\'', "__tshep_c; eval 'echo x; (exit 42)'", "__tshep_c; eval 'if then'", "__tshep_c; cd \"$(printf 'n\\nl\\tx')\"", 'exit']);
         const { list, text } = markersOf(out);
-        assert.deepEqual(withoutCwd(list), ['D;0', 'A', 'B', 'C', 'D;0', 'A', 'B', 'C', 'D;42', 'A', 'B', 'C', `D;${syntaxError}`, 'A', 'B']);
-        assert.ok(list.includes(`P;Cwd=${path.dirname(odd)}`), list.join(' | '));
+        assert.deepEqual(withoutCwd(list), ['D;0', 'A', 'B', 'C', 'D;0', 'A', 'B', 'C', 'D;42', 'A', 'B', 'C', `D;${syntaxError}`, 'A', 'B', 'C', 'D;0', 'A', 'B']);
+        // The odd directory (`;`, `\`, a space) and one with a newline and a tab arrive whole.
+        assert.ok(list.includes(`P;Cwd=${odd}`), list.join(' | '));
+        assert.ok(list.includes(`P;Cwd=${newlineDir}`), list.join(' | '));
         assert.match(text, /hi/);
       });
     });
