@@ -29,3 +29,45 @@ export function boundaryViolations(metafile) {
   return problems;
 }
 
+
+/**
+ * The floors of extension/src/core, lowest first: a folder may import its own floor or a lower
+ * one, never a higher one, type-only imports included (so this reads the source, not a bundle).
+ * `.` is the files at core/'s top (events, errors, next steps, settings).
+ */
+export const CORE_FLOORS = [['.'], ['processes', 'stacks'], ['output'], ['run'], ['terminals'], ['ledger'], ['servers'], ['checks'], ['service']];
+
+/**
+ * Violations of the core floors and of core's place under bridge/ and vscode/, for source files
+ * given as { file, imports } with repo-relative posix paths (imports already resolved to files).
+ */
+export function floorViolations(sources) {
+  const floorOf = (file) => {
+    const rest = file.slice('extension/src/core/'.length);
+    const folder = rest.includes('/') ? rest.slice(0, rest.indexOf('/')) : '.';
+    return CORE_FLOORS.findIndex((names) => names.includes(folder));
+  };
+  const problems = [];
+  for (const { file, imports } of sources) {
+    for (const target of imports) {
+      if (file.startsWith('extension/src/core/')) {
+        if (!target.startsWith('extension/src/core/') && target.startsWith('extension/src/')) {
+          problems.push(`${file} imports ${target}: core/ is the lowest floor of the extension`);
+          continue;
+        }
+        if (!target.startsWith('extension/src/core/')) continue;
+        const from = floorOf(file);
+        const to = floorOf(target);
+        if (from < 0) problems.push(`${file}: its folder is on no floor (add it to CORE_FLOORS)`);
+        else if (to > from) problems.push(`${file} imports ${target}: a lower floor of core/ never imports a higher one (${CORE_FLOORS[from].join(', ')} < ${CORE_FLOORS[to].join(', ')})`);
+      }
+      if (file.startsWith('extension/src/vscode/') && target.startsWith('extension/src/bridge/')) {
+        problems.push(`${file} imports ${target}: vscode/ and bridge/ stand side by side; extension.ts wires them`);
+      }
+      if ((file.startsWith('extension/src/vscode/') || file.startsWith('extension/src/bridge/') || file.startsWith('extension/src/core/')) && target === 'extension/src/extension.ts') {
+        problems.push(`${file} imports ${target}: only the composition root may`);
+      }
+    }
+  }
+  return problems;
+}

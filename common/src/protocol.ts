@@ -4,21 +4,10 @@
  * what they receive with it, so a message that drifts fails loudly at the boundary.
  */
 import { z } from 'zod';
-import { settingsTable } from './settings';
+import { settingsTable, strategyNames } from './settings';
 
 /** Bumped on any incompatible change; a client speaking another version is refused at hello. */
 export const PROTOCOL_VERSION = 1;
-
-/** Environment variables through which VS Code hands the bridge to the MCP server it starts. */
-export const BRIDGE_ENV = {
-  endpoint: 'TERMINAL_SHEPHERD_BRIDGE',
-  token: 'TERMINAL_SHEPHERD_TOKEN',
-  workspace: 'TERMINAL_SHEPHERD_WORKSPACE',
-} as const;
-
-/** Where the extension advertises its bridge, relative to the first workspace folder. */
-export const DEVTOOLS_DIR = '.devtools';
-export const BRIDGE_FILE = 'bridge.json';
 
 const timeoutSetting = settingsTable['run.defaultTimeoutMs'];
 
@@ -46,6 +35,8 @@ export const BridgeErrorCode = {
   NoActiveRun: -32015,
   /** The window is closing or reloading: the call's wait ended with it. */
   WindowClosing: -32016,
+  /** The user declined (or did not answer) the question whether to run a command; nothing was typed. */
+  NotApproved: -32017,
   /** The caller cancelled before anything was started (LSP's RequestCancelled). */
   Cancelled: -32800,
   ProcessNotOwned: -32020,
@@ -106,13 +97,8 @@ export const runStatusSchema = z.enum([
 ]);
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
-/**
- * How a terminal runs commands, chosen per terminal (first that works, in this order):
- * `vscode` VS Code's own shell integration; `shepherd` Terminal Shepherd's init scripts emitting
- * the same sequences where VS Code's did not activate; `pseudoterminal` an extension-owned
- * terminal that runs each command itself (no shell hooks needed).
- */
-export const strategySchema = z.enum(['vscode', 'shepherd', 'pseudoterminal']);
+/** How a terminal runs commands (the names and their order: settings.ts strategyNames). */
+export const strategySchema = z.enum(strategyNames);
 export type StrategyName = z.infer<typeof strategySchema>;
 
 export const waitModeSchema = z.enum(['completion', 'background', 'ready']);
@@ -171,7 +157,7 @@ export const portConflictSchema = z.object({
 });
 export type PortConflict = z.infer<typeof portConflictSchema>;
 
-/** The result of terminal/run, terminal/state and terminal/input (the blueprint's TerminalRunResult). */
+/** The TerminalRunResult every run tool returns: the result of terminal/run, terminal/state and terminal/input. */
 export const terminalRunResultSchema = z.object({
   status: runStatusSchema,
   output: z.string(),
@@ -256,8 +242,6 @@ export const inputParamsSchema = z.object({
   timeoutMs: timeoutMsSchema.optional(),
 }).strict();
 export type InputParams = z.infer<typeof inputParamsSchema>;
-
-export const listParamsSchema = z.object({}).strict();
 
 export const terminalInfoSchema = z.object({
   name: z.string(),
@@ -388,7 +372,7 @@ export const projectInfoSchema = z.object({
 });
 export type ProjectInfo = z.infer<typeof projectInfoSchema>;
 
-/** The blueprint's WorkspaceAnalysis, extended with the projects found and their dev-server commands. */
+/** What workspace/info reports of the workspace: its stacks and the processes they run, the projects found and their dev-server commands. */
 export const workspaceAnalysisSchema = z.object({
   detectedStacks: z.array(z.string()),
   projectRoot: z.string(),
@@ -413,17 +397,20 @@ export type WorkspaceInfoResult = z.infer<typeof workspaceInfoResultSchema>;
 // ---------------------------------------------------------------------------------------------
 // The method table: one entry per bridge message, with its schemas.
 
+/** The params of a method that takes none: strict like every other, so a stray field is refused. */
+export const emptyParamsSchema = z.object({}).strict();
+
 export const methods = {
   hello: { name: 'bridge/hello', params: helloParamsSchema, result: helloResultSchema },
   run: { name: 'terminal/run', params: runParamsSchema, result: terminalRunResultSchema },
   state: { name: 'terminal/state', params: stateParamsSchema, result: terminalRunResultSchema },
   input: { name: 'terminal/input', params: inputParamsSchema, result: terminalRunResultSchema },
-  list: { name: 'terminal/list', params: listParamsSchema, result: listResultSchema },
-  listProcesses: { name: 'process/list', params: z.object({}).strict(), result: listProcessesResultSchema },
+  list: { name: 'terminal/list', params: emptyParamsSchema, result: listResultSchema },
+  listProcesses: { name: 'process/list', params: emptyParamsSchema, result: listProcessesResultSchema },
   killProcess: { name: 'process/kill', params: killProcessParamsSchema, result: killResultSchema },
-  killOrphans: { name: 'process/killOrphans', params: z.object({}).strict(), result: killResultSchema },
-  ledgerSummary: { name: 'process/summary', params: z.object({}).strict(), result: ledgerSummarySchema },
-  workspaceInfo: { name: 'workspace/info', params: z.object({}).strict(), result: workspaceInfoResultSchema },
+  killOrphans: { name: 'process/killOrphans', params: emptyParamsSchema, result: killResultSchema },
+  ledgerSummary: { name: 'process/summary', params: emptyParamsSchema, result: ledgerSummarySchema },
+  workspaceInfo: { name: 'workspace/info', params: emptyParamsSchema, result: workspaceInfoResultSchema },
 } as const;
 
 export const notifications = {
@@ -433,11 +420,6 @@ export const notifications = {
 export type MethodKey = keyof typeof methods;
 export type ParamsOf<K extends MethodKey> = z.infer<(typeof methods)[K]['params']>;
 export type ResultOf<K extends MethodKey> = z.infer<(typeof methods)[K]['result']>;
-
-/** The positional params of a bridge request as the client sends them. */
-export function requestArguments<K extends Exclude<MethodKey, 'hello'>>(params: ParamsOf<K>, meta: RequestMeta = {}): [ParamsOf<K>, RequestMeta] {
-  return [params, meta];
-}
 
 export type ParsedRequest<K extends MethodKey> =
   | { readonly success: true; readonly params: ParamsOf<K>; readonly meta: RequestMeta }
@@ -462,20 +444,6 @@ export function parseRequestArguments<K extends Exclude<MethodKey, 'hello'>>(key
   }
   return { success: true, params: params.data as ParamsOf<K>, meta: meta.data };
 }
-
-// ---------------------------------------------------------------------------------------------
-// bridge.json: how an MCP client started outside VS Code finds the window.
-
-export const bridgeFileSchema = z.object({
-  endpoint: z.string().min(1),
-  token: z.string().min(16),
-  protocolVersion: z.number().int(),
-  pid: z.number().int(),
-  extensionVersion: z.string(),
-  workspaceFolder: z.string(),
-  createdAt: z.string(),
-});
-export type BridgeFile = z.infer<typeof bridgeFileSchema>;
 
 /** Turns a zod failure into one readable sentence per problem, naming the field. */
 export function describeZodError(error: z.ZodError): string {

@@ -33,8 +33,17 @@ export interface BooleanSetting extends BaseSetting {
 }
 export type SettingSpec = NumberSetting | StringSetting | EnumSetting | BooleanSetting;
 
+/**
+ * How a terminal runs commands, chosen per terminal (first that works, in this order):
+ * `vscode` VS Code's own shell integration; `shepherd` Terminal Shepherd's init scripts emitting
+ * the same sequences where VS Code's did not activate; `pseudoterminal` an extension-owned
+ * terminal that runs each command itself (no shell hooks needed). The protocol's strategySchema
+ * takes them from here; the setting adds `auto`.
+ */
+export const strategyNames = ['vscode', 'shepherd', 'pseudoterminal'] as const;
+
 const orphanPolicies = ['report', 'ask', 'kill'] as const;
-const strategies = ['auto', 'vscode', 'shepherd', 'pseudoterminal'] as const;
+const strategies = ['auto', ...strategyNames] as const;
 const logLevels = ['trace', 'debug', 'info', 'warn', 'error'] as const;
 
 /** Keys are relative to SETTINGS_SECTION ("run.gracePeriodMs" is terminalShepherd.run.gracePeriodMs). */

@@ -4,8 +4,9 @@
  */
 import path from 'node:path';
 import type { ExtensionContext } from 'vscode';
+import { DEVTOOLS_DIR } from '../../common/src/bridgeDiscovery';
 import { filterLogger } from '../../common/src/logger';
-import { DEVTOOLS_DIR, PROTOCOL_VERSION } from '../../common/src/protocol';
+import { PROTOCOL_VERSION } from '../../common/src/protocol';
 import { publishBridgeFile, type BridgeFilePublisher } from './bridge/bridgeFile';
 import { startBridgeServer, type BridgeServer } from './bridge/bridgeServer';
 import { createBridgeHandlers } from './bridge/handlers';
@@ -17,7 +18,8 @@ import { createProcessMonitor } from './core/processes';
 import { DevServers } from './core/servers/devServers';
 import { WorkspaceStacks } from './core/stacks/workspaceStacks';
 import { integrationFilesProvider } from './core/terminals/integration/integrationFiles';
-import { TerminalService } from './core/terminals/terminalService';
+import { TerminalService } from './core/service/terminalService';
+import { modalApprover } from './vscode/commandApproval';
 import { offerCopilotSetup } from './vscode/copilotFirstRun';
 import { createLogChannel } from './vscode/logChannel';
 import { registerMcpServerProvider } from './vscode/mcpServerProvider';
@@ -71,7 +73,9 @@ export async function activate(context: ExtensionContext): Promise<void> {
     workspaceFolder: () => workspaceFolder,
     integrationFiles: integrationFilesProvider(context.asAbsolutePath('shell')),
     logger: log,
+    isTrusted: isWorkspaceTrusted,
     servers,
+    approver: modalApprover(),
   });
   const startup = await ledger.start().catch((error: unknown) => {
     log.error('the process ledger could not load; orphans of earlier windows are not reported', error);
@@ -89,7 +93,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
   let bridgeFile: BridgeFilePublisher | undefined;
   try {
     bridge = await startBridgeServer({
-      handlers: createBridgeHandlers({ terminals, ledger, servers, stacks, isTrusted: isWorkspaceTrusted }),
+      handlers: createBridgeHandlers({ terminals, ledger, servers, stacks }),
       hello: () => ({
         extensionVersion: version,
         windowPid: process.pid,

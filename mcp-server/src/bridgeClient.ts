@@ -22,10 +22,10 @@ import {
   describeZodError,
   methods,
   notifications,
-  requestArguments,
   type MethodKey,
   type ParamsOf,
   type ProgressNotification,
+  type RequestMeta,
   type ResultOf,
 } from '../../common/src/protocol';
 
@@ -99,13 +99,14 @@ export class BridgeClient {
       progressId = `p${nextProgressId++}`;
       this.progressListeners.set(progressId, options.onProgress);
     }
-    // Progress is asked for beside the params, never inside them (every method's params are strict).
-    const [payload, meta] = requestArguments<K>(params, progressId ? { progressId } : {});
+    // Positional params [params, meta]: progress is asked for beside the params, never inside them
+    // (every method's params are strict).
+    const meta: RequestMeta = progressId ? { progressId } : {};
     try {
       const raw = await new Promise<unknown>((resolve, reject) => {
         const onClose = (): void => reject(new BridgeError(BridgeErrorCode.ConnectionLost, CONNECTION_LOST));
         connection.socket.once('close', onClose);
-        connection.rpc.sendRequest(method.name, payload, meta, cancel.token).then(resolve, reject).finally(() => connection.socket.off('close', onClose));
+        connection.rpc.sendRequest(method.name, params, meta, cancel.token).then(resolve, reject).finally(() => connection.socket.off('close', onClose));
       });
       const parsed = method.result.safeParse(raw);
       if (!parsed.success) {

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createStreamLogger, parseLogLevel } from '../../common/src/logger';
-import { BRIDGE_ENV } from '../../common/src/protocol';
+import { BRIDGE_ENV } from '../../common/src/bridgeDiscovery';
 import { createServer } from './server';
 
 /** package.json's version, put in by the build (esbuild.mjs defines it for this bundle). */

@@ -21,7 +21,8 @@ import { probeUrl } from '../../extension/src/core/servers/probe';
 import { analyzeWorkspace, defaultDetectOptions } from '../../extension/src/core/stacks/detectStacks';
 import { WorkspaceStacks } from '../../extension/src/core/stacks/workspaceStacks';
 import { shellInfo } from '../../extension/src/core/terminals/shellKind';
-import type { TerminalSessionView } from '../../extension/src/core/terminals/terminalSessions';
+import { strategies } from '../../extension/src/core/terminals/strategies';
+import type { TerminalSessionView } from '../../extension/src/core/terminals/terminalSession';
 import { freePort, openShepherdWindow } from '../support/shepherdE2e';
 import { measure, summarize, type Stats } from './stats';
 
@@ -143,7 +144,9 @@ export async function runDevServerLocalBench(): Promise<DevServerLocalResult> {
       foreignExecutions: new Set(),
       closed: false,
       shell: shellInfo('/bin/bash'),
-      strategy: 'vscode',
+      strategy: strategies.vscode,
+      busyReason: () => undefined,
+      interrupt: () => undefined,
     }));
     const duplicateCheck = await measure(5000, () => servers.findRunning('npm run dev', path.join(tmp, 'app'), sessions));
     return { treeLook, treeLookTables, httpProbe, files, detectCold, detectCached, sessions: sessions.length, duplicateCheck };

@@ -5,7 +5,7 @@
 // shell's pid is checked in /proc: the shell that really ran, not the product's word.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { makeWorkspace, openShepherdWindow, suiteWindow, useShell } from '../support/shepherdE2e';
@@ -82,7 +82,7 @@ describeWhere(missing.length === 0, `shells missing: ${missing.join(', ')} (the 
         const r = await win.run('terminal_run', { command: 'echo hello world', name: t('main') });
         assert.equal(r.status, 'completed', JSON.stringify(r));
         assert.equal(r.output, 'hello world', JSON.stringify(r));
-        assert.equal(r.exitCode, 0);
+        assert.equal(r.exitCode, 0, JSON.stringify(r));
         assert.ok(c.strategies.includes(String(r.strategy)), `strategy ${r.strategy}`);
         if (r.strategy === 'pseudoterminal') {
           // The terminal's pid is its keeper; each command runs in the shell, under it.
@@ -120,6 +120,14 @@ describeWhere(missing.length === 0, `shells missing: ${missing.join(', ')} (the 
         assert.equal(answered.status, 'completed');
         assert.equal(answered.exitCode, 0);
         assert.match(answered.output, /yes-from-agent$/);
+      });
+
+      it('quoting: a leading backslash (past an alias), backslashes, quotes and a semicolon inside quotes', async () => {
+        // printf, not ls: fish's ls is a function that marks directories, and a backslash bypasses aliases, not functions.
+        const bypass = await win.run('terminal_run', { command: "\\printf '%s\\n' bypassed", name: t('main'), timeout: 15_000 });
+        assert.deepEqual([bypass.status, bypass.output, bypass.exitCode], ['completed', 'bypassed', 0], JSON.stringify(bypass));
+        const quoted = await win.run('terminal_run', { command: `printf '%s\\n' 'a\\b' "x;y" 'q"uote' \\\\`, name: t('main'), timeout: 15_000 });
+        assert.deepEqual([quoted.status, quoted.output, quoted.exitCode], ['completed', 'a\\b\nx;y\nq"uote\n\\', 0], JSON.stringify(quoted));
       });
 
       it('cd persists in the terminal', async () => {
@@ -263,6 +271,21 @@ describe('bash in a real VS Code: REPLs, stdin, pagers, binary output, nested sh
     const left = await win.run('terminal_input', { name: 'nested', text: 'exit 4' });
     assert.equal(left.status, 'completed');
     assert.equal(left.exitCode, 4);
+  });
+
+  it('a leading backslash bypasses an alias, and the run completes (VS Code drops such command lines: they go through a file)', async () => {
+    await win.run('terminal_run', { command: "alias ls='echo aliased'", name: 'alias' });
+    const aliased = await win.run('terminal_run', { command: 'ls -d /', name: 'alias' });
+    assert.equal(aliased.output, 'aliased -d /');
+    const bypassed = await win.run('terminal_run', { command: '\\ls -d /', name: 'alias', timeout: 15_000 });
+    assert.deepEqual([bypassed.status, bypassed.output, bypassed.exitCode], ['completed', '/', 0], JSON.stringify(bypassed));
+    // rm past an alias, aimed at a folder this test made in its own workspace: gone on disk.
+    const doomed = path.join(win.workspace, 'tshep-bypass-dir');
+    mkdirSync(path.join(doomed, 'inner'), { recursive: true });
+    await win.run('terminal_run', { command: "alias rm='echo refused'", name: 'alias' });
+    const removed = await win.run('terminal_run', { command: `\\rm -r ${doomed}`, name: 'alias', timeout: 15_000 });
+    assert.deepEqual([removed.status, removed.exitCode], ['completed', 0], JSON.stringify(removed));
+    assert.equal(existsSync(doomed), false);
   });
 
   it('a stray end marker printed by a program: the run waits for the real end and says what it could not know', async () => {

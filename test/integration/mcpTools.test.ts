@@ -8,7 +8,7 @@ import { BridgeErrorCode, methods, runStatusSchema, type LedgerSummary, type Met
 import type { RequestContext } from '../../extension/src/bridge/bridgeServer';
 import { ShepherdError } from '../../extension/src/core/errors';
 import { notOwnedError } from '../../extension/src/core/ledger/killRefusal';
-import { noStrategyError, nothingRunningError, terminalNotFoundError } from '../../extension/src/core/run/runReport';
+import { noStrategyError, nothingRunningError, terminalNotFoundError } from '../../extension/src/core/errors';
 import { ALL_RUN_STATUSES, MAX_DESCRIPTION_CHARS, REPORTED_STATUSES, runStatusGuide } from '../../mcp-server/src/toolGuide';
 import { runResult, startBridgeFixture, type BridgeFixture } from '../support/bridgeFixture';
 import { IN_MEMORY_SERVER_VERSION, connectInMemory, type InMemoryMcpSession } from '../support/inMemoryMcp';
@@ -131,7 +131,7 @@ const toolCases: readonly ToolCase[] = [
     params: { name: 'ci', text: 'y', enter: false, timeoutMs: 3000 },
     result: { status: 'completed', output: 'Continue? [y/N] y\ndone', exitCode: 0, name: 'ci', command: './setup.sh', durationMs: 840, pid: 60, strategy: 'pseudoterminal' },
     text: 'completed · exit code 0 · 840 ms · terminal "ci" (shell pid 60, strategy pseudoterminal)\n$ ./setup.sh\n--- output ---\nContinue? [y/N] y\ndone',
-    failure: { error: nothingRunningError('ci', undefined), code: 'NoActiveRun', nextStep: /To run a command use terminal_run\./ },
+    failure: { error: nothingRunningError('ci'), code: 'NoActiveRun', nextStep: /To run a command use terminal_run\./ },
   },
   {
     tool: 'terminal_list',

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import * as esbuild from 'esbuild';
+import ts from 'typescript';
 // @ts-expect-error plain ESM script without types
-import { boundaryViolations } from '../../.devtools/scripts/boundaries.mjs';
+import { boundaryViolations, floorViolations } from '../../.devtools/scripts/boundaries.mjs';
 
 type Metafile = { inputs: Record<string, { imports: { path: string }[] }> };
 const meta = (inputs: Record<string, string[]>): Metafile => ({
@@ -32,4 +35,47 @@ describe('module boundaries', () => {
       assert.deepEqual(boundaryViolations(result.metafile), [], entry);
     }
   });
+
+  it('flags a lower floor of core importing a higher one, type-only imports included', () => {
+    const problems: string[] = floorViolations([
+      { file: 'extension/src/core/run/commandRun.ts', imports: ['extension/src/core/output/runOutput.ts', 'extension/src/core/events.ts'] },
+      { file: 'extension/src/core/output/outputCapture.ts', imports: ['extension/src/core/run/runOutput.ts'] },
+      { file: 'extension/src/core/checks/x.ts', imports: ['extension/src/core/service/runPlan.ts'] },
+      { file: 'extension/src/core/events.ts', imports: ['extension/src/core/terminals/terminalPort.ts'] },
+      { file: 'extension/src/core/servers/x.ts', imports: ['extension/src/bridge/handlers.ts'] },
+      { file: 'extension/src/vscode/x.ts', imports: ['extension/src/bridge/bridgeServer.ts', 'extension/src/core/service/terminalService.ts'] },
+    ]);
+    assert.deepEqual(
+      problems.map((p) => p.split(':')[0]),
+      ['extension/src/core/output/outputCapture.ts imports extension/src/core/run/runOutput.ts', 'extension/src/core/checks/x.ts imports extension/src/core/service/runPlan.ts', 'extension/src/core/events.ts imports extension/src/core/terminals/terminalPort.ts', 'extension/src/core/servers/x.ts imports extension/src/bridge/handlers.ts', 'extension/src/vscode/x.ts imports extension/src/bridge/bridgeServer.ts'],
+    );
+  });
+
+  it('the floors hold for the sources', () => {
+    const root = path.join(__dirname, '..', '..');
+    const sources = sourceFiles(path.join(root, 'extension', 'src')).map((abs) => ({
+      file: path.relative(root, abs).split(path.sep).join('/'),
+      imports: ts
+        .preProcessFile(readFileSync(abs, 'utf8'), true, true)
+        .importedFiles.map((i) => i.fileName)
+        .filter((name) => name.startsWith('.'))
+        .map((name) => path.relative(root, path.resolve(path.dirname(abs), name)).split(path.sep).join('/'))
+        .map(resolveModule),
+    }));
+    assert.ok(sources.length > 100, `read ${sources.length} files`);
+    assert.deepEqual(floorViolations(sources), []);
+  });
 });
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? sourceFiles(full) : entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+/** `core/terminals/strategies` is its index.ts; `core/events` its .ts file. */
+function resolveModule(relative: string): string {
+  const root = path.join(__dirname, '..', '..');
+  return [`${relative}.ts`, `${relative}/index.ts`].find((candidate) => statSync(path.join(root, candidate), { throwIfNoEntry: false })?.isFile()) ?? relative;
+}

@@ -6,8 +6,7 @@
 import { promises as fs, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../../common/src/logger';
-import { bridgeFilePath, readBridgeFile } from '../../../common/src/bridgeDiscovery';
-import type { BridgeFile } from '../../../common/src/protocol';
+import { bridgeFilePath, readBridgeFile, type BridgeFile } from '../../../common/src/bridgeDiscovery';
 import { writeFileAtomic } from '../core/fsUtil';
 
 export interface BridgeFilePublisher {

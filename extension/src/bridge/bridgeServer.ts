@@ -216,7 +216,7 @@ function serveConnection(socket: net.Socket, token: string, options: BridgeServe
 
   const register = <K extends Exclude<MethodKey, 'hello'>>(key: K): void => {
     const method = methods[key];
-    // Positional params: [params] or [params, meta] (see requestArguments), then the token.
+    // Positional params: [params] or [params, meta] (see requestMetaSchema), then the token.
     connection.onRequest(method.name, async (...args: unknown[]) => {
       const cancel = args.pop() as CancellationToken;
       if (!authenticated) {

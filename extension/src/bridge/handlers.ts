@@ -1,13 +1,13 @@
 /**
- * The bridge's method table, served by the terminal service and the process ledger. Nothing runs
- * in an untrusted workspace; reading state and killing what the ledger owns stay available.
+ * The bridge's method table, served by the terminal service and the process ledger. Whether a
+ * command may run is the terminal service's checks' to decide (workspace trust first), for every
+ * client alike; reading state and killing what the ledger owns stay available.
  */
 import type { ServerEntry } from '../../../common/src/protocol';
-import { BridgeErrorCode, ShepherdError } from '../core/errors';
 import type { ProcessLedger } from '../core/ledger';
 import type { DevServers } from '../core/servers/devServers';
 import type { WorkspaceStacks } from '../core/stacks/workspaceStacks';
-import type { TerminalService } from '../core/terminals/terminalService';
+import type { TerminalService } from '../core/service/terminalService';
 import type { BridgeHandlers, RequestContext } from './bridgeServer';
 
 export interface HandlerDependencies {
@@ -15,32 +15,15 @@ export interface HandlerDependencies {
   readonly ledger: ProcessLedger;
   readonly servers: DevServers;
   readonly stacks: WorkspaceStacks;
-  readonly isTrusted: () => boolean;
-}
-
-function requireTrust(deps: HandlerDependencies): void {
-  if (!deps.isTrusted()) {
-    throw new ShepherdError(
-      BridgeErrorCode.WorkspaceUntrusted,
-      'This workspace is not trusted in VS Code, so Terminal Shepherd runs no commands in it. ' +
-        'Ask the user to trust the folder (command "Workspaces: Manage Workspace Trust") and retry.',
-    );
-  }
 }
 
 const callOptions = (context: RequestContext) => ({ signal: context.signal, onProgress: context.progress });
 
 export function createBridgeHandlers(deps: HandlerDependencies): BridgeHandlers {
   return {
-    run: (params, context) => {
-      requireTrust(deps);
-      return deps.terminals.run(params, callOptions(context));
-    },
+    run: (params, context) => deps.terminals.run(params, callOptions(context)),
     state: (params, context) => deps.terminals.state(params, callOptions(context)),
-    input: (params, context) => {
-      requireTrust(deps);
-      return deps.terminals.input(params, callOptions(context));
-    },
+    input: (params, context) => deps.terminals.input(params, callOptions(context)),
     list: () => ({ terminals: deps.terminals.list() }),
     listProcesses: async () => {
       await deps.ledger.refresh();

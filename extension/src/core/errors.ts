@@ -1,4 +1,11 @@
+/**
+ * Every expected failure of the tool calls, one factory each (the model: vscode-js-debug's
+ * src/dap/errors.ts). Each message says what happened and what to do next; factories take plain
+ * values, so any floor can raise them without importing the one that knows the details.
+ */
+import { formatDuration } from '../../../common/src/format';
 import { BridgeErrorCode } from '../../../common/src/protocol';
+import { quoteName, stopCall, waitCall } from './nextSteps';
 
 /**
  * An expected failure with a named code and a message that says what to do next. The bridge turns
@@ -15,3 +22,136 @@ export class ShepherdError extends Error {
 }
 
 export { BridgeErrorCode };
+
+// ---- the call itself --------------------------------------------------------------------------
+
+export function workspaceUntrustedError(): ShepherdError {
+  return new ShepherdError(
+    BridgeErrorCode.WorkspaceUntrusted,
+    'This workspace is not trusted in VS Code, so Terminal Shepherd runs no commands in it. ' +
+      'Ask the user to trust the folder (command "Workspaces: Manage Workspace Trust") and retry.',
+  );
+}
+
+export function cancelledBeforeStartError(): ShepherdError {
+  return new ShepherdError(BridgeErrorCode.Cancelled, 'The call was cancelled before the command was sent; nothing was started.');
+}
+
+export function notApprovedError(command: string, answer: 'declined' | 'unanswered'): ShepherdError {
+  const what = answer === 'declined' ? 'The user declined to run' : 'The user did not answer whether to run';
+  return new ShepherdError(
+    BridgeErrorCode.NotApproved,
+    `${what} \`${command}\`; nothing was typed. Do not retry it: ask the user what to do instead, or choose another command.`,
+  );
+}
+
+export function readyPatternModeError(waitMode: string): ShepherdError {
+  return new ShepherdError(
+    BridgeErrorCode.InvalidInput,
+    `readyPattern applies to waitMode "ready" only, not "${waitMode}". Use waitMode "ready" (or leave waitMode out), or drop readyPattern.`,
+  );
+}
+
+export function relativeCwdError(cwd: string): ShepherdError {
+  return new ShepherdError(BridgeErrorCode.InvalidInput, `cwd "${cwd}" is relative but no workspace folder is open; give an absolute path.`);
+}
+
+export function cwdNotADirectoryError(cwd: string, resolved: string, exists: boolean): ShepherdError {
+  return new ShepherdError(
+    BridgeErrorCode.InvalidInput,
+    `cwd "${cwd}" (${resolved}) ${exists ? 'is not a directory' : 'does not exist'}. Give an existing directory, absolute or relative to the workspace folder.`,
+  );
+}
+
+export function windowClosingError(terminal: string, command: string): ShepherdError {
+  return new ShepherdError(
+    BridgeErrorCode.WindowClosing,
+    `The VS Code window is closing or reloading, so the wait on \`${command}\` in terminal ${quoteName(terminal)} ended; the terminal closes with the window. ` +
+      'Once the window is back, check with terminal_list and list_processes, and run the command again if it is still needed.',
+  );
+}
+
+// ---- terminals --------------------------------------------------------------------------------
+
+/** Why a terminal is busy: the `what` of busyError. */
+export const busyReasons = {
+  starting: 'another call is starting a command there right now',
+  run: (command: string, waiting: boolean, runningForMs: number): string =>
+    `\`${command}\` ${waiting ? 'is waiting for input' : 'is running'} (started ${formatDuration(runningForMs)} ago)`,
+  typed: (commandLine: string): string => `\`${commandLine}\` is running (typed in the terminal, not started by Terminal Shepherd)`,
+  foreground: (command: string | undefined): string => `${command ? `\`${command}\`` : 'a program'} holds the terminal's foreground`,
+} as const;
+
+export function busyError(terminal: string, what: string): ShepherdError {
+  return new ShepherdError(
+    BridgeErrorCode.TerminalBusy,
+    `Terminal ${quoteName(terminal)} is busy: ${what}. Use another name (for example ${quoteName(`${terminal}-2`)}), ` +
+      `wait for it with ${waitCall(terminal)}, or stop it with ${stopCall(terminal)}.`,
+  );
+}
+
+export function terminalNotFoundError(terminal: string, known: readonly string[]): ShepherdError {
+  const hint = known.length > 0 ? `Managed terminals: ${known.map(quoteName).join(', ')}.` : 'No managed terminal exists yet.';
+  return new ShepherdError(BridgeErrorCode.TerminalNotFound, `No terminal named ${quoteName(terminal)}. ${hint} terminal_run creates a terminal for a new name.`);
+}
+
+export function noRunYetError(terminal: string): ShepherdError {
+  return new ShepherdError(
+    BridgeErrorCode.NoActiveRun,
+    `Terminal ${quoteName(terminal)} has not run a command yet. Start one with terminal_run {name: ${quoteName(terminal)}, command}.`,
+  );
+}
+
+/** `last`: the terminal's last command and how it ended ("completed with exit code 2"). */
+export function nothingRunningError(terminal: string, last?: { readonly command: string; readonly end: string }): ShepherdError {
+  const lastRun = last ? ` (its last command \`${last.command}\` has ${last.end})` : '';
+  return new ShepherdError(
+    BridgeErrorCode.NoActiveRun,
+    `Nothing is running in terminal ${quoteName(terminal)}${lastRun}, so there is no prompt to answer. To run a command use terminal_run.`,
+  );
+}
+
+export function keySentWithoutRunError(terminal: string): ShepherdError {
+  return new ShepherdError(BridgeErrorCode.NoActiveRun, `Sent the key to terminal ${quoteName(terminal)}, which has not run a command yet.`);
+}
+
+export function terminalClosedError(terminal: string): ShepherdError {
+  return new ShepherdError(
+    BridgeErrorCode.TerminalClosed,
+    `Terminal ${quoteName(terminal)} was closed. Start a new one with terminal_run {name: ${quoteName(terminal)}, command}.`,
+  );
+}
+
+export function closedAtStartError(terminal: string): ShepherdError {
+  return new ShepherdError(
+    BridgeErrorCode.TerminalClosed,
+    `Terminal ${quoteName(terminal)} closed right after it started; check the shell setting terminalShepherd.terminal.shellPath.`,
+  );
+}
+
+export function noStrategyError(terminal: string, shell: string, failures: readonly string[]): ShepherdError {
+  return new ShepherdError(
+    BridgeErrorCode.ShellIntegrationUnavailable,
+    `Terminal ${quoteName(terminal)} could not be opened in a way that shows when commands end (shell ${shell}): ${failures.join('; ')}. ` +
+      'Choose another shell with terminalShepherd.terminal.shellPath, or set terminalShepherd.terminal.strategy to "pseudoterminal", then retry.',
+  );
+}
+
+/** `how`: the cd's outcome with its exit code ("completed, exit code 1"); `output`: what it printed. */
+export function changeDirectoryError(terminal: string, cwd: string, how: string, output: string): ShepherdError {
+  return new ShepherdError(BridgeErrorCode.InvalidInput, `Could not change terminal ${quoteName(terminal)} to cwd "${cwd}" (${how}): ${output.trim() || 'no output'}`);
+}
+
+// ---- dev servers ------------------------------------------------------------------------------
+
+export function restartFailedError(command: string, terminal: string): ShepherdError {
+  return new ShepherdError(
+    BridgeErrorCode.TerminalBusy,
+    `Could not stop \`${command}\` in terminal ${quoteName(terminal)} for the restart: it still runs after its processes were killed and Ctrl+C was sent. ` +
+      `Look at it with list_processes and stop it with kill_process, then retry.`,
+  );
+}
+
+export function serversUnavailableError(): ShepherdError {
+  return new ShepherdError(BridgeErrorCode.Internal, 'waitMode "ready" is not available in this window (dev-server support did not start; see the log).');
+}

@@ -4,7 +4,7 @@
  * (process.execPath with ELECTRON_RUN_AS_NODE=1): users need no Node.js of their own.
  */
 import * as vscode from 'vscode';
-import { BRIDGE_ENV } from '../../../common/src/protocol';
+import { BRIDGE_ENV } from '../../../common/src/bridgeDiscovery';
 
 /** Must match contributes.mcpServerDefinitionProviders[].id in package.json. */
 export const MCP_PROVIDER_ID = 'terminalShepherd.mcpServer';

@@ -1,10 +1,9 @@
-import { z } from 'zod';
-import { killResultSchema } from '../../../common/src/protocol';
+import { killProcessParamsSchema, killResultSchema } from '../../../common/src/protocol';
 import { renderKill } from '../render';
 import { callBridge, toolResult, withReminder, type ToolRegistration } from '../toolSupport';
 
 const inputSchema = {
-  pid: z.number().int().positive().describe('A pid from list_processes (running or orphaned). Its whole tree is killed: SIGTERM, then SIGKILL after a short grace.'),
+  pid: killProcessParamsSchema.shape.pid.describe('A pid from list_processes (running or orphaned). Its whole tree is killed: SIGTERM, then SIGKILL after a short grace.'),
 };
 
 export const registerKillProcess: ToolRegistration = (server, context) => {

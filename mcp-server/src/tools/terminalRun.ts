@@ -1,43 +1,40 @@
-import { z } from 'zod';
-import { commandSchema, limits, readyPatternSchema, terminalNameSchema, terminalRunResultSchema, timeoutMsSchema, waitModeSchema } from '../../../common/src/protocol';
-import { renderRunResult } from '../render';
+import { limits, runParamsSchema } from '../../../common/src/protocol';
+import { registerRunTool } from '../runTool';
 import { describeStatuses } from '../toolGuide';
-import { callBridge, defaultTimeoutNote, toolResult, withReminder, type ToolRegistration } from '../toolSupport';
+import { defaultTimeoutNote, type ToolRegistration } from '../toolSupport';
+
+const params = runParamsSchema.shape;
 
 const inputSchema = {
-  command: commandSchema.describe('The command line to run, exactly as you would type it in the shell (bash, zsh, fish or pwsh). Multi-line input runs line by line.'),
-  timeout: timeoutMsSchema
-    .optional()
-    .describe(`Milliseconds to wait for the command to finish before returning status "timeout" (the command keeps running). ${defaultTimeoutNote}; ${limits.minTimeoutMs}..${limits.maxTimeoutMs}.`),
-  name: terminalNameSchema
-    .optional()
-    .describe('Terminal to run in; "default" unless given. A new name creates a new terminal; an existing one is reused when idle (a busy terminal is refused, never interrupted).'),
-  waitMode: waitModeSchema
-    .optional()
-    .describe(
-      '"completion" (default) blocks until the command truly finished, asks for input, or times out. ' +
-        '"ready" for dev servers and watchers: returns status "running" with ready {ports, urls} once a port its processes listen on answers ' +
-        '(HTTP where there is a URL), or a watcher printed its ready line; fails fast when it exits (e.g. port taken: the holder is named), asks a question, or times out (it keeps running). ' +
-        '"background" returns at once with status "running". In "ready" and "background" mode the same command already running in the same directory is not started twice: status "already_running" with its URLs.',
-    ),
-  cwd: z
-    .string()
-    .min(1)
-    .optional()
-    .describe('Working directory for the command, absolute or relative to the workspace folder. The terminal stays in it afterwards.'),
-  readyPattern: readyPatternSchema
-    .optional()
-    .describe('waitMode "ready": a JavaScript regular expression; the first output line matching it marks the command ready (for watchers without a port, or a custom ready line). Implies waitMode "ready".'),
-  restart: z
-    .boolean()
-    .optional()
-    .describe('With waitMode "ready" or "background": when the same command already runs in the same directory, kill its process tree and start it again instead of reporting "already_running".'),
+  command: params.command.describe('The command line to run, exactly as you would type it in the shell (bash, zsh, fish or pwsh). Multi-line input runs line by line.'),
+  timeout: params.timeoutMs.describe(
+    `Milliseconds to wait for the command to finish before returning status "timeout" (the command keeps running). ${defaultTimeoutNote}; ${limits.minTimeoutMs}..${limits.maxTimeoutMs}.`,
+  ),
+  name: params.name.describe(
+    'Terminal to run in; "default" unless given. A new name creates a new terminal; an existing one is reused when idle (a busy terminal is refused, never interrupted).',
+  ),
+  waitMode: params.waitMode.describe(
+    '"completion" (default) blocks until the command truly finished, asks for input, or times out. ' +
+      '"ready" for dev servers and watchers: returns status "running" with ready {ports, urls} once a port its processes listen on answers ' +
+      '(HTTP where there is a URL), or a watcher printed its ready line; fails fast when it exits (e.g. port taken: the holder is named), asks a question, or times out (it keeps running). ' +
+      '"background" returns at once with status "running". In "ready" and "background" mode the same command already running in the same directory is not started twice: status "already_running" with its URLs.',
+  ),
+  cwd: params.cwd.describe('Working directory for the command, absolute or relative to the workspace folder. The terminal stays in it afterwards.'),
+  readyPattern: params.readyPattern.describe(
+    'waitMode "ready": a JavaScript regular expression; the first output line matching it marks the command ready (for watchers without a port, or a custom ready line). Implies waitMode "ready".',
+  ),
+  restart: params.restart.describe(
+    'With waitMode "ready" or "background": when the same command already runs in the same directory, kill its process tree and start it again instead of reporting "already_running".',
+  ),
 };
 
-export const registerTerminalRun: ToolRegistration = (server, context) => {
-  server.registerTool(
+export const registerTerminalRun: ToolRegistration = (server, context) =>
+  registerRunTool(
+    server,
+    context,
     'terminal_run',
     {
+      method: 'run',
       // VS Code shows "Run <title>" on the confirmation and "Ran <title>" afterwards: a noun reads well there.
       title: 'Terminal Command',
       description:
@@ -46,7 +43,6 @@ export const registerTerminalRun: ToolRegistration = (server, context) => {
         'all), answering prompts, or dev servers and watchers (waitMode "ready").\n' +
         describeStatuses(),
       inputSchema,
-      outputSchema: withReminder(terminalRunResultSchema),
       annotations: {
         // Runs any command: VS Code asks before each call, offering "Allow in this Session/Workspace", as for run_in_terminal.
         readOnlyHint: false,
@@ -61,22 +57,13 @@ export const registerTerminalRun: ToolRegistration = (server, context) => {
         openWorldHint: false,
       },
     },
-    (args, extra) =>
-      toolResult(context, () => callBridge(
-        context,
-        'run',
-        // Absent fields stay undefined: JSON leaves them out and the extension applies its settings.
-        {
-          command: args.command,
-          timeoutMs: args.timeout,
-          name: args.name,
-          waitMode: args.waitMode,
-          cwd: args.cwd,
-          readyPattern: args.readyPattern,
-          restart: args.restart,
-        },
-        extra,
-        args.timeout,
-      ), renderRunResult),
+    (args) => ({
+      command: args.command,
+      timeoutMs: args.timeout,
+      name: args.name,
+      waitMode: args.waitMode,
+      cwd: args.cwd,
+      readyPattern: args.readyPattern,
+      restart: args.restart,
+    }),
   );
-};

@@ -1,22 +1,23 @@
-import { z } from 'zod';
-import { terminalNameSchema, terminalRunResultSchema, timeoutMsSchema } from '../../../common/src/protocol';
-import { renderRunResult } from '../render';
+import { stateParamsSchema } from '../../../common/src/protocol';
+import { registerRunTool } from '../runTool';
 import { describeStatuses, REPORTED_STATUSES } from '../toolGuide';
-import { callBridge, defaultTimeoutNote, toolResult, withReminder, type ToolRegistration } from '../toolSupport';
+import { defaultTimeoutNote, type ToolRegistration } from '../toolSupport';
+
+const params = stateParamsSchema.shape;
 
 const inputSchema = {
-  name: terminalNameSchema.describe('The managed terminal to report on (see terminal_list).'),
-  wait: z
-    .boolean()
-    .optional()
-    .describe('Block like terminal_run until the current command ends, asks for input, or the timeout passes. Default false: report at once.'),
-  timeout: timeoutMsSchema.optional().describe(`Milliseconds to wait when wait is true. ${defaultTimeoutNote}`),
+  name: params.name.describe('The managed terminal to report on (see terminal_list).'),
+  wait: params.wait.describe('Block like terminal_run until the current command ends, asks for input, or the timeout passes. Default false: report at once.'),
+  timeout: params.timeoutMs.describe(`Milliseconds to wait when wait is true. ${defaultTimeoutNote}`),
 };
 
-export const registerTerminalState: ToolRegistration = (server, context) => {
-  server.registerTool(
+export const registerTerminalState: ToolRegistration = (server, context) =>
+  registerRunTool(
+    server,
+    context,
     'terminal_state',
     {
+      method: 'state',
       title: 'Terminal Status',
       description:
         'The current or last command of a managed terminal, reported as terminal_run reports it. Call it after terminal_run returned ' +
@@ -24,7 +25,6 @@ export const registerTerminalState: ToolRegistration = (server, context) => {
         'terminal.\n' +
         describeStatuses(REPORTED_STATUSES),
       inputSchema,
-      outputSchema: withReminder(terminalRunResultSchema),
       annotations: {
         // Reports (and at most waits); never types or starts anything, so VS Code runs it without asking.
         readOnlyHint: true,
@@ -34,13 +34,5 @@ export const registerTerminalState: ToolRegistration = (server, context) => {
         openWorldHint: false,
       },
     },
-    (args, extra) =>
-      toolResult(context, () => callBridge(
-        context,
-        'state',
-        { name: args.name, wait: args.wait, timeoutMs: args.timeout },
-        extra,
-        args.timeout,
-      ), renderRunResult),
+    (args) => ({ name: args.name, wait: args.wait, timeoutMs: args.timeout }),
   );
-};

@@ -10,11 +10,11 @@ import { identityKey } from '../../../extension/src/core/ledger/formats';
 import { descendantsFromTable } from '../../../extension/src/core/processes/processTree';
 import {
   UNKNOWN_ACTIVITY,
-  type KillResult,
   type ProcessIdentity,
   type ProcessInfo,
   type ProcessMonitor,
   type ShellActivity,
+  type TreeKillResult,
 } from '../../../extension/src/core/processes/types';
 
 const FIRST_PID = 5_000_001;
@@ -102,7 +102,7 @@ export class FakeProcessMonitor implements ProcessMonitor {
    * root's whole tree, from one look at the table. Nothing runs between that look and the
    * signals here, so every signalled pid still has the identity it was seen with.
    */
-  async killTree(id: ProcessIdentity): Promise<KillResult> {
+  async killTree(id: ProcessIdentity): Promise<TreeKillResult> {
     this.calls.push('killTree');
     this.killRequests.push(id);
     const root = this.table.get(id.pid);

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import type { KillResult } from '../../../common/src/protocol';
 import { attachToTerminalService, type TerminalEventSink } from '../../../extension/src/core/ledger/terminalServiceAdapter';
-import type { TerminalServiceEvent, TerminalSessionView } from '../../../extension/src/core/terminals/terminalService';
+import type { TerminalSessionEvent, TerminalSessionView } from '../../../extension/src/core/terminals/terminalSession';
 import { collectingLogger } from './helpers';
 
 interface FakeRun {
@@ -13,8 +13,8 @@ function session(name: string, shellPid: number | undefined, currentRun?: FakeRu
   return { name, shellPid, currentRun, closed: false } as unknown as TerminalSessionView;
 }
 
-function event(kind: TerminalServiceEvent['kind'], s: TerminalSessionView, run?: FakeRun): TerminalServiceEvent {
-  return { kind, session: s, ...(run ? { run } : {}) } as unknown as TerminalServiceEvent;
+function event(kind: TerminalSessionEvent['kind'], s: TerminalSessionView, run?: FakeRun): TerminalSessionEvent {
+  return { kind, session: s, ...(run ? { run } : {}) } as unknown as TerminalSessionEvent;
 }
 
 describe('attachToTerminalService', () => {
@@ -29,7 +29,7 @@ describe('attachToTerminalService', () => {
         return closeResult;
       },
     };
-    let listener: ((e: TerminalServiceEvent) => void) | undefined;
+    let listener: ((e: TerminalSessionEvent) => void) | undefined;
     const logger = collectingLogger();
     const attachment = attachToTerminalService(
       sink,
@@ -42,7 +42,7 @@ describe('attachToTerminalService', () => {
       },
       logger,
     );
-    return { calls, logger, attachment, emit: (e: TerminalServiceEvent) => listener?.(e), subscribed: () => listener !== undefined };
+    return { calls, logger, attachment, emit: (e: TerminalSessionEvent) => listener?.(e), subscribed: () => listener !== undefined };
   }
 
   it('picks up sessions that exist already, with their running command', () => {

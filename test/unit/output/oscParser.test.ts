@@ -36,27 +36,27 @@ describe('OscParser', () => {
     const r = parseChunks([stream]);
     assert.equal(r.data, 'hello\r\nworld\r\n$ ');
     assert.deepEqual(r.markers, [
-      { kind: 'commandExecuted', source: 'vscode', offset: 0 },
-      { kind: 'commandFinished', source: 'vscode', exitCode: 0, offset: 14 },
-      { kind: 'promptStart', source: 'vscode', offset: 14 },
-      { kind: 'commandStart', source: 'vscode', offset: 16 },
+      { kind: 'commandExecuted', source: '633', offset: 0 },
+      { kind: 'commandFinished', source: '633', exitCode: 0, offset: 14 },
+      { kind: 'promptStart', source: '633', offset: 14 },
+      { kind: 'commandStart', source: '633', offset: 16 },
     ]);
   });
 
   it('reads exit codes: present, negative, absent, malformed', () => {
-    assert.deepEqual(parseMarkerBody('633;D;130'), { kind: 'commandFinished', source: 'vscode', exitCode: 130 });
-    assert.deepEqual(parseMarkerBody('633;D;-1'), { kind: 'commandFinished', source: 'vscode', exitCode: -1 });
-    assert.deepEqual(parseMarkerBody('633;D'), { kind: 'commandFinished', source: 'vscode' });
-    assert.deepEqual(parseMarkerBody('633;D;'), { kind: 'commandFinished', source: 'vscode' });
-    assert.deepEqual(parseMarkerBody('633;D;x1'), { kind: 'commandFinished', source: 'vscode' });
-    assert.deepEqual(parseMarkerBody('133;D;2;aid=7'), { kind: 'commandFinished', source: 'finalterm', exitCode: 2 });
+    assert.deepEqual(parseMarkerBody('633;D;130'), { kind: 'commandFinished', source: '633', exitCode: 130 });
+    assert.deepEqual(parseMarkerBody('633;D;-1'), { kind: 'commandFinished', source: '633', exitCode: -1 });
+    assert.deepEqual(parseMarkerBody('633;D'), { kind: 'commandFinished', source: '633' });
+    assert.deepEqual(parseMarkerBody('633;D;'), { kind: 'commandFinished', source: '633' });
+    assert.deepEqual(parseMarkerBody('633;D;x1'), { kind: 'commandFinished', source: '633' });
+    assert.deepEqual(parseMarkerBody('133;D;2;aid=7'), { kind: 'commandFinished', source: '133', exitCode: 2 });
   });
 
   it('unescapes the 633 E command line and keeps its nonce', () => {
     const r = parseChunks([osc('633;E;echo a\\x3bb \\\\ c\\x0ad;nonce-123')]);
-    assert.deepEqual(r.markers, [{ kind: 'commandLine', source: 'vscode', value: 'echo a;b \\ c\nd', nonce: 'nonce-123', offset: 0 }]);
-    assert.deepEqual(parseMarkerBody('633;E;ls'), { kind: 'commandLine', source: 'vscode', value: 'ls' });
-    assert.deepEqual(parseMarkerBody('633;E;'), { kind: 'commandLine', source: 'vscode', value: '' });
+    assert.deepEqual(r.markers, [{ kind: 'commandLine', source: '633', value: 'echo a;b \\ c\nd', nonce: 'nonce-123', offset: 0 }]);
+    assert.deepEqual(parseMarkerBody('633;E;ls'), { kind: 'commandLine', source: '633', value: 'ls' });
+    assert.deepEqual(parseMarkerBody('633;E;'), { kind: 'commandLine', source: '633', value: '' });
   });
 
   it('unescapes values: backslashes, hex bytes, UTF-8 byte runs, malformed escapes', () => {
@@ -70,9 +70,9 @@ describe('OscParser', () => {
   });
 
   it('parses 633 P properties, with "=" and escapes in the value', () => {
-    assert.deepEqual(parseMarkerBody('633;P;Cwd=/home/me/a\\x3bb'), { kind: 'property', source: 'vscode', key: 'Cwd', value: '/home/me/a;b' });
-    assert.deepEqual(parseMarkerBody('633;P;Key=a=b'), { kind: 'property', source: 'vscode', key: 'Key', value: 'a=b' });
-    assert.deepEqual(parseMarkerBody('633;P;IsWindows'), { kind: 'property', source: 'vscode', key: 'IsWindows', value: '' });
+    assert.deepEqual(parseMarkerBody('633;P;Cwd=/home/me/a\\x3bb'), { kind: 'property', source: '633', key: 'Cwd', value: '/home/me/a;b' });
+    assert.deepEqual(parseMarkerBody('633;P;Key=a=b'), { kind: 'property', source: '633', key: 'Key', value: 'a=b' });
+    assert.deepEqual(parseMarkerBody('633;P;IsWindows'), { kind: 'property', source: '633', key: 'IsWindows', value: '' });
   });
 
   it('parses FinalTerm (133) markers and keeps unknown commands as "other"', () => {
@@ -81,16 +81,16 @@ describe('OscParser', () => {
     assert.deepEqual(
       r.markers.map(({ offset: _o, ...m }) => m),
       [
-        { kind: 'promptStart', source: 'finalterm' },
-        { kind: 'commandStart', source: 'finalterm' },
-        { kind: 'commandExecuted', source: 'finalterm' },
-        { kind: 'commandFinished', source: 'finalterm', exitCode: 1 },
-        { kind: 'other', source: 'vscode', code: 'SetMark', args: ['Id=3'] },
-        { kind: 'other', source: 'finalterm', code: 'L', args: [] },
+        { kind: 'promptStart', source: '133' },
+        { kind: 'commandStart', source: '133' },
+        { kind: 'commandExecuted', source: '133' },
+        { kind: 'commandFinished', source: '133', exitCode: 1 },
+        { kind: 'other', source: '633', code: 'SetMark', args: ['Id=3'] },
+        { kind: 'other', source: '133', code: 'L', args: [] },
       ],
     );
-    assert.deepEqual(parseMarkerBody('633;F'), { kind: 'continuationStart', source: 'vscode' });
-    assert.deepEqual(parseMarkerBody('633;G'), { kind: 'continuationEnd', source: 'vscode' });
+    assert.deepEqual(parseMarkerBody('633;F'), { kind: 'continuationStart', source: '633' });
+    assert.deepEqual(parseMarkerBody('633;G'), { kind: 'continuationEnd', source: '633' });
   });
 
   it('passes other OSC sequences through byte for byte (titles, hyperlinks, ST terminators)', () => {

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { OutputCapture, type OutputCaptureOptions } from '../../../extension/src/core/output/outputCapture';
-import type { RunOutput } from '../../../extension/src/core/run/runOutput';
+import type { RunOutput } from '../../../extension/src/core/output/runOutput';
 import { chunked, gcIfAvailable, random } from './helpers';
 
 const osc = (body: string): string => `\x1b]${body}\x07`;

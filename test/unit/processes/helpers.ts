@@ -6,7 +6,7 @@ import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:chi
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import assert from 'node:assert/strict';
-import type { KillResult } from '../../../extension/src/core/processes/types';
+import type { TreeKillResult } from '../../../extension/src/core/processes/types';
 
 export const fixturesDir = path.resolve(__dirname, '../../fixtures/processes');
 
@@ -101,7 +101,7 @@ function linuxStartTicks(pid: number): string | undefined {
 }
 
 /** A kill's outcome by pid, after checking that its targets name (with identities) every pid it reports. */
-export function killOutcome(result: KillResult): { killed: number[]; failed: number[] } {
+export function killOutcome(result: TreeKillResult): { killed: number[]; failed: number[] } {
   const targets = new Map(result.targets.map((p) => [p.pid, p]));
   for (const pid of [...result.killed, ...result.failed]) {
     assert.ok(targets.get(pid)?.startTime, `pid ${pid} is reported, but not among the kill's targets with its identity`);

@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { silentLogger } from '../../../common/src/logger';
 import { Emitter } from '../../../extension/src/core/events';
 import type { ShellActivity } from '../../../extension/src/core/processes/types';
-import { CommandRun, type ExecutionSource, type RunConfig } from '../../../extension/src/core/run/commandRun';
-import type { RunOutput } from '../../../extension/src/core/run/runOutput';
-import { runResult } from '../../../extension/src/core/run/runReport';
+import { CommandRun, type RunConfig } from '../../../extension/src/core/run/commandRun';
+import type { ExecutionSource } from '../../../extension/src/core/run/executionDrains';
+import type { RunOutput } from '../../../extension/src/core/output/runOutput';
+import { runResult } from '../../../extension/src/core/service/runResult';
 
 /** A plain-text output: enough to drive the run's logic (rendering is tested on its own). */
 class TextOutput implements RunOutput {

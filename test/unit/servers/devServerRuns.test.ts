@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import type { TerminalRunResult } from '../../../common/src/protocol';
+import type { CheckVerdict } from '../../../extension/src/core/checks/commandCheck';
 import { BridgeErrorCode, ShepherdError } from '../../../extension/src/core/errors';
 import type { Disposable } from '../../../extension/src/core/events';
 import { attachToTerminalService } from '../../../extension/src/core/ledger';
@@ -15,7 +16,7 @@ import type { ProcessInfo } from '../../../extension/src/core/processes/types';
 import { DevServers } from '../../../extension/src/core/servers/devServers';
 import type { ProbeResult } from '../../../extension/src/core/servers/probe';
 import { defaultSettings, type ShepherdSettings } from '../../../extension/src/core/settings';
-import { TerminalService } from '../../../extension/src/core/terminals/terminalService';
+import { TerminalService } from '../../../extension/src/core/service/terminalService';
 import { integrationFilesProvider } from '../../../extension/src/core/terminals/integration/integrationFiles';
 import { FakeTerminalHost, SHELL_SCRIPTS, ScriptedProbe, type FakeExecution } from '../terminals/fakeTerminalHost';
 import { FakeProcessMonitor } from '../ledger/fakeProcessMonitor';
@@ -35,6 +36,8 @@ describe('dev servers through the terminal service (scripted host and OS, real l
   let attachment: Disposable;
   /** What the probes answer, per URL or `port N`; anything else is refused. */
   let answers: Map<string, ProbeResult>;
+  /** What a check after the built-in ones answers (the safety decision's place). */
+  let laterCheck: CheckVerdict;
   const cleanups: (() => void)[] = [];
 
   beforeEach(async () => {
@@ -44,6 +47,7 @@ describe('dev servers through the terminal service (scripted host and OS, real l
     ledger = makeTracker(monitor, dirs.make('servers-ledger-'));
     await ledger.tracker.start();
     answers = new Map();
+    laterCheck = { kind: 'pass' };
     const servers = new DevServers({
       ledger: ledger.tracker,
       monitor,
@@ -62,7 +66,9 @@ describe('dev servers through the terminal service (scripted host and OS, real l
       workspaceFolder: () => '/w',
       integrationFiles: integrationFilesProvider(SHELL_SCRIPTS, dirs.make('servers-private-')),
       logger: collectingLogger(),
+      isTrusted: () => true,
       servers,
+      checks: [{ id: 'later', check: () => laterCheck }],
     });
     attachment = attachToTerminalService(ledger.tracker, service, collectingLogger());
   });
@@ -153,6 +159,19 @@ describe('dev servers through the terminal service (scripted host and OS, real l
     assert.equal(host.terminals.reduce((n, t) => n + t.executions.length, 0), executions, 'nothing was sent to any terminal');
     const elsewhere = await service.run({ command: vite, name: 'api', cwd: '/', waitMode: 'background' });
     assert.equal(elsewhere.status, 'running', 'another directory is another server');
+  });
+
+  it('restart: true refused by a check kills nothing: the old server keeps running, nothing is typed', async () => {
+    const started = serverScript(vite, { output: viteOutput, port: 5173 });
+    await service.run({ command: vite, name: 'web', waitMode: 'ready' });
+    const old = started.processes[0]!;
+    laterCheck = { kind: 'refuse', error: new ShepherdError(BridgeErrorCode.InvalidInput, 'refused') };
+    await assert.rejects(service.run({ command: vite, waitMode: 'ready', restart: true }), /refused/);
+    assert.deepEqual(monitor.killRequests, []);
+    assert.ok(await monitor.isAlive(old));
+    assert.equal(started.processes.length, 1, 'not started again');
+    assert.deepEqual(host.terminals.map((t) => t.executions.length), [1]);
+    assert.deepEqual(host.terminals.map((t) => t.sentText.length), [0], 'no Ctrl+C either');
   });
 
   it('restart: true kills the old tree through the ledger (identity-checked) and starts it again in its terminal', async () => {

@@ -6,7 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { Emitter } from '../../../extension/src/core/events';
-import type { RunState, WaitOptions, WaitOutcome } from '../../../extension/src/core/run/commandRun';
+import type { RunState } from '../../../extension/src/core/run/runState';
+import type { WaitOptions, WaitOutcome } from '../../../extension/src/core/run/runWait';
 import type { ProbeResult } from '../../../extension/src/core/servers/probe';
 import {
   judge,

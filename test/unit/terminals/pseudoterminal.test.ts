@@ -12,7 +12,7 @@ import { OutputCapture } from '../../../extension/src/core/output/outputCapture'
 import { defaultSettings, type ShepherdSettings } from '../../../extension/src/core/settings';
 import { integrationFilesProvider } from '../../../extension/src/core/terminals/integration/integrationFiles';
 import { hasScriptCommand } from '../../../extension/src/core/terminals/pty/ptyTerminal';
-import { TerminalService } from '../../../extension/src/core/terminals/terminalService';
+import { TerminalService } from '../../../extension/src/core/service/terminalService';
 import { describeWhere } from '../../support/skips';
 import { collectingLogger, TempDirs, waitFor } from '../ledger/helpers';
 import { FakeTerminalHost, SHELL_SCRIPTS } from './fakeTerminalHost';
@@ -41,6 +41,7 @@ describeWhere(available, 'needs Linux, bash and util-linux `script`')('the exten
       workspaceFolder: () => workspace,
       integrationFiles: integrationFilesProvider(SHELL_SCRIPTS, dirs.make('pty-private-')),
       logger: collectingLogger(),
+      isTrusted: () => true,
     });
   });
 

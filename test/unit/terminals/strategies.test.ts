@@ -3,11 +3,13 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { LONG_LINE_CHARS, needsScriptFile, prepareCommand, singleLine, sourceLine } from '../../../extension/src/core/terminals/commandText';
+import { LONG_LINE_CHARS } from '../../../extension/src/core/terminals/commandText';
+import { shepherdCommandLines as shepherd, shepherdStrategy } from '../../../extension/src/core/terminals/strategies/shepherdStrategy';
+import { vscodeCommandLines as vscode, vscodeStrategy } from '../../../extension/src/core/terminals/strategies/vscodeStrategy';
 import type { IntegrationFiles } from '../../../extension/src/core/terminals/integration/integrationFiles';
 import { fishQuote, managedEnv, PAGER_ENV, shepherdLaunch } from '../../../extension/src/core/terminals/integration/integrationLaunch';
 import { chooseShell, shellInfo, shellLabel } from '../../../extension/src/core/terminals/shellKind';
-import { strategyChain } from '../../../extension/src/core/terminals/strategyChain';
+import { strategyChain } from '../../../extension/src/core/terminals/strategies/strategyChain';
 import { TempDirs } from '../ledger/helpers';
 
 describe('execution strategies: pure logic', () => {
@@ -121,19 +123,19 @@ describe('execution strategies: pure logic', () => {
     after(() => dirs.cleanup());
 
     it('commands with inner line breaks need a file (a trailing newline does not); with our integration, long lines too', () => {
-      assert.equal(needsScriptFile('echo a'), false);
-      assert.equal(needsScriptFile('echo a\n'), false);
-      assert.equal(needsScriptFile('echo a\necho b'), true);
-      assert.equal(needsScriptFile('echo a\r\necho b'), true);
+      assert.equal(vscode.needsScriptFile('echo a', 'unknown'), false);
+      assert.equal(vscode.needsScriptFile('echo a\n', 'unknown'), false);
+      assert.equal(vscode.needsScriptFile('echo a\necho b', 'unknown'), true);
+      assert.equal(vscode.needsScriptFile('echo a\r\necho b', 'unknown'), true);
       const long = `echo ${'x'.repeat(LONG_LINE_CHARS)}`;
-      assert.equal(needsScriptFile(long, 'vscode'), false, "VS Code's own integration reports the line itself");
-      assert.equal(needsScriptFile(long, 'shepherd'), true);
+      assert.equal(vscode.needsScriptFile(long, 'unknown'), false, "VS Code's own integration reports the line itself");
+      assert.equal(shepherd.needsScriptFile(long, 'unknown'), true);
     });
     it('sources through $TSHEP_R per shell; sh with our integration prints C first', () => {
-      assert.equal(sourceLine('bash', 'vscode', 'c-1.sh'), '. "$TSHEP_R/c-1.sh"');
-      assert.equal(sourceLine('fish', 'shepherd', 'c-1.fish'), 'source $TSHEP_R/c-1.fish');
-      assert.equal(sourceLine('pwsh', 'vscode', 'c-1.ps1'), '. "$env:TSHEP_R/c-1.ps1"');
-      assert.equal(sourceLine('sh', 'shepherd', 'c-1.sh'), '__tshep_c; . "$TSHEP_R/c-1.sh"');
+      assert.equal(vscode.sourceLine('bash', 'c-1.sh'), '. "$TSHEP_R/c-1.sh"');
+      assert.equal(shepherd.sourceLine('fish', 'c-1.fish'), 'source $TSHEP_R/c-1.fish');
+      assert.equal(vscode.sourceLine('pwsh', 'c-1.ps1'), '. "$env:TSHEP_R/c-1.ps1"');
+      assert.equal(shepherd.sourceLine('sh', 'c-1.sh'), '__tshep_c; . "$TSHEP_R/c-1.sh"');
     });
     it('$TSHEP_R names the folder: sourcing works in the real shells', function () {
       const runsDir = dirs.make("runs it's-");
@@ -141,26 +143,39 @@ describe('execution strategies: pure logic', () => {
       writeFileSync(path.join(runsDir, 'c-1.fish'), 'echo sourced-fish\n');
       const run = (shell: string, line: string): string =>
         spawnSync(shell, ['-c', line], { encoding: 'utf8', env: { ...process.env, ...managedEnv('bash', runsDir) } }).stdout;
-      assert.equal(run('bash', sourceLine('bash', 'vscode', 'c-1.sh')), 'sourced-sh\n');
-      assert.equal(run('dash', sourceLine('sh', 'vscode', 'c-1.sh')), 'sourced-sh\n');
+      assert.equal(run('bash', vscode.sourceLine('bash', 'c-1.sh')), 'sourced-sh\n');
+      assert.equal(run('dash', vscode.sourceLine('sh', 'c-1.sh')), 'sourced-sh\n');
       if (spawnSync('fish', ['--version']).error) this.skip();
-      assert.equal(run('fish', sourceLine('fish', 'shepherd', 'c-1.fish')), 'sourced-fish\n');
+      assert.equal(run('fish', shepherd.sourceLine('fish', 'c-1.fish')), 'sourced-fish\n');
     });
     it('single lines go as typed, except sh with our integration: C, then eval of the quoted command', () => {
-      assert.equal(singleLine('bash', 'vscode', 'echo hi'), 'echo hi');
-      assert.equal(singleLine('sh', 'shepherd', "echo it's"), "__tshep_c; eval 'echo it'\\''s'");
+      assert.equal(vscode.typedLine('bash', 'echo hi'), 'echo hi');
+      assert.equal(shepherd.typedLine('sh', "echo it's"), "__tshep_c; eval 'echo it'\\''s'");
     });
     it('writes a multi-line command to a private file and removes it on dispose', async () => {
       const runsDir = dirs.make('runs-');
-      const prepared = await prepareCommand('cd /tmp\r\ncat <<EOF\nx\nEOF\n\n', 'zsh', 'vscode', runsDir);
+      const prepared = await vscodeStrategy.prepareCommand('cd /tmp\r\ncat <<EOF\nx\nEOF\n\n', 'zsh', runsDir);
       const file = path.join(runsDir, /^\. "\$TSHEP_R\/(.+)"$/.exec(prepared.line)![1]!);
       assert.equal(readFileSync(file, 'utf8'), 'cd /tmp\ncat <<EOF\nx\nEOF\n');
       prepared.dispose();
       await new Promise((r) => setTimeout(r, 50));
       assert.equal(existsSync(file), false);
     });
+    it('a command starting with a backslash goes through a file: VS Code never reports the end of a line that starts with one', async () => {
+      const runsDir = dirs.make('runs-');
+      for (const strategy of [vscodeStrategy, shepherdStrategy]) {
+        for (const command of ['\\ls -d /', '  \\rm -rf build']) {
+          const prepared = await strategy.prepareCommand(command, 'bash', runsDir);
+          const file = path.join(runsDir, /^\. "\$TSHEP_R\/(.+)"$/.exec(prepared.line)![1]!);
+          assert.equal(readFileSync(file, 'utf8'), `${command}\n`, `${strategy.name}: ${command}`);
+          prepared.dispose();
+        }
+        // A backslash later in the line is of no concern to VS Code.
+        assert.equal((await strategy.prepareCommand("echo 'a\\b'", 'bash', runsDir)).line, "echo 'a\\b'");
+      }
+    });
     it('without a private folder a multi-line command is sent as typed', async () => {
-      assert.equal((await prepareCommand('a\nb', 'bash', 'vscode', undefined)).line, 'a\nb');
+      assert.equal((await vscodeStrategy.prepareCommand('a\nb', 'bash', undefined)).line, 'a\nb');
     });
   });
 });

@@ -9,10 +9,11 @@ import path from 'node:path';
 import type { TerminalRunResult } from '../../../common/src/protocol';
 import { BridgeErrorCode, ShepherdError } from '../../../extension/src/core/errors';
 import { OutputCapture } from '../../../extension/src/core/output/outputCapture';
-import { nestedSession } from '../../../extension/src/core/run/runReport';
+import { nestedSession } from '../../../extension/src/core/service/runMessages';
 import type { ShellActivity } from '../../../extension/src/core/processes/types';
 import { defaultSettings, type ShepherdSettings } from '../../../extension/src/core/settings';
-import { TerminalService, type TerminalServiceEvent } from '../../../extension/src/core/terminals/terminalService';
+import { TerminalService } from '../../../extension/src/core/service/terminalService';
+import type { TerminalSessionEvent } from '../../../extension/src/core/terminals/terminalSession';
 import { collectingLogger, TempDirs, waitFor } from '../ledger/helpers';
 import { FakeTerminalHost, idleShell, marks, ScriptedProbe, type FakeTerminal, SHELL_SCRIPTS } from './fakeTerminalHost';
 import { integrationFilesProvider } from '../../../extension/src/core/terminals/integration/integrationFiles';
@@ -96,6 +97,7 @@ describe('TerminalService against a fake TerminalHost', () => {
       workspaceFolder: () => (options.noWorkspace ? undefined : workspace),
       integrationFiles: integrationFilesProvider(SHELL_SCRIPTS, (privateDir = dirs.make('terminal-service-private-'))),
       logger: collectingLogger(),
+      isTrusted: () => true,
     });
   }
 
@@ -940,6 +942,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         workspaceFolder: () => workspace,
         integrationFiles: () => Promise.reject(new Error('disk full')),
         logger: collectingLogger(),
+        isTrusted: () => true,
       });
       host.shellIntegration = false;
       try {
@@ -986,7 +989,7 @@ describe('TerminalService against a fake TerminalHost', () => {
   describe('events and lifetime', () => {
     it('fires sessionCreated, runStarted, runStateChanged and sessionClosed in order', async () => {
       const seen: string[] = [];
-      const line = (e: TerminalServiceEvent): string => [e.kind, e.session.name, ...('run' in e ? [e.run.command, e.run.state.kind] : [])].join(' ');
+      const line = (e: TerminalSessionEvent): string => [e.kind, e.session.name, ...('run' in e ? [e.run.command, e.run.state.kind] : [])].join(' ');
       service.onDidChange((e) => seen.push(line(e)));
       host.onExecute = (execution) => {
         execution.start();

@@ -2,7 +2,7 @@
  * The OS questions and actions the tracker applies to many records at once: which are still
  * alive (by identity), and ending their trees. Identities, never bare pids, go to the monitor.
  */
-import type { KillResult, ProcessMonitor } from '../processes/types';
+import type { ProcessMonitor, TreeKillResult } from '../processes/types';
 import { identityKey } from './formats';
 import { identityOf, type TrackedRecord } from './records';
 
@@ -28,7 +28,7 @@ export async function aliveKeys(monitor: ProcessMonitor, records: readonly Track
 /** One target's tree kill: the tracked record it started from, and the monitor's answer. */
 export interface TreeKill {
   readonly target: TrackedRecord;
-  readonly result: KillResult;
+  readonly result: TreeKillResult;
 }
 
 /**

@@ -17,7 +17,7 @@ export interface TrackedRecord {
   status: ProcessStatus;
   endedAt?: string;
   ports: number[];
-  /** The terminal watch that found it (see ProcessTracker); undefined for adopted orphans. */
+  /** The terminal watch that found it (see TerminalWatch); undefined for adopted orphans. */
   readonly watchId?: number;
   /** For an adopted orphan: the session that first tracked it. */
   readonly originSessionId?: string;

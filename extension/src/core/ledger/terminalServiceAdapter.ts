@@ -5,12 +5,12 @@
  */
 import type { Logger } from '../../../../common/src/logger';
 import type { Disposable, Event } from '../events';
-import type { TerminalServiceEvent, TerminalSessionView } from '../terminals/terminalService';
+import type { TerminalSessionEvent, TerminalSessionView } from '../terminals/terminalSession';
 import type { ProcessLedger } from './api';
 
 /** The part of TerminalService the adapter follows. */
 export interface TerminalEventSource {
-  readonly onDidChange: Event<TerminalServiceEvent>;
+  readonly onDidChange: Event<TerminalSessionEvent>;
   sessionViews(): TerminalSessionView[];
 }
 

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
-import { DEVTOOLS_DIR } from '../../../../common/src/protocol';
+import { DEVTOOLS_DIR } from '../../../../common/src/bridgeDiscovery';
 
 const BATCH_CHARS = 64 * 1024;
 
@@ -138,11 +138,14 @@ export function logFilePath(dir: string, name: string, now: Date = new Date()): 
   return nodePath.join(dir, `${safe}-${stamp}.log`);
 }
 
+/** How many run logs a logs directory keeps by default. */
+export const DEFAULT_KEEP_LOG_FILES = 50;
+
 /**
  * Deletes all but the newest `keep` `.log` files in `dir` (by modification time). Returns how
  * many were deleted; a missing directory or a file that cannot be removed is not an error.
  */
-export async function pruneLogFiles(dir: string, keep = 50): Promise<number> {
+export async function pruneLogFiles(dir: string, keep = DEFAULT_KEEP_LOG_FILES): Promise<number> {
   let entries: fs.Dirent[];
   try {
     entries = await fs.promises.readdir(dir, { withFileTypes: true });

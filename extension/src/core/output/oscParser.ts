@@ -14,8 +14,8 @@
  * dropped instead of being buffered forever.
  */
 
-/** Which integration emitted a marker: VS Code's own (633) or FinalTerm-compatible (133). */
-export type ShellMarkerSource = 'vscode' | 'finalterm';
+/** Which integration emitted a marker, by its OSC number: VS Code's own (633) or FinalTerm-compatible (133). */
+export type ShellMarkerSource = '633' | '133';
 
 export type ShellMarker =
   | { readonly kind: 'promptStart'; readonly source: ShellMarkerSource }
@@ -26,10 +26,10 @@ export type ShellMarker =
   /** D: the command finished; exitCode is absent when the shell reported none. */
   | { readonly kind: 'commandFinished'; readonly source: ShellMarkerSource; readonly exitCode?: number }
   /** 633 E: the command line as the shell saw it (unescaped), with VS Code's nonce if sent. */
-  | { readonly kind: 'commandLine'; readonly source: 'vscode'; readonly value: string; readonly nonce?: string }
-  | { readonly kind: 'continuationStart' | 'continuationEnd' | 'rightPromptStart' | 'rightPromptEnd'; readonly source: 'vscode' }
+  | { readonly kind: 'commandLine'; readonly source: '633'; readonly value: string; readonly nonce?: string }
+  | { readonly kind: 'continuationStart' | 'continuationEnd' | 'rightPromptStart' | 'rightPromptEnd'; readonly source: '633' }
   /** 633 P: a property such as Cwd=/home/me or IsWindows=True (unescaped). */
-  | { readonly kind: 'property'; readonly source: 'vscode'; readonly key: string; readonly value: string }
+  | { readonly kind: 'property'; readonly source: '633'; readonly key: string; readonly value: string }
   /** Any other 633/133 command (SetMark, EnvJson, 133;L ...), kept raw. */
   | { readonly kind: 'other'; readonly source: ShellMarkerSource; readonly code: string; readonly args: readonly string[] };
 
@@ -337,9 +337,9 @@ export class OscParser {
 /** Parses the body of a 633/133 OSC ("633;D;0"); undefined for a body without a command. */
 export function parseMarkerBody(body: string): ShellMarker | undefined {
   const source: ShellMarkerSource | undefined = body.startsWith('633;')
-    ? 'vscode'
+    ? '633'
     : body.startsWith('133;')
-      ? 'finalterm'
+      ? '133'
       : undefined;
   if (!source) {
     return undefined;
@@ -364,7 +364,7 @@ export function parseMarkerBody(body: string): ShellMarker | undefined {
     default:
       break;
   }
-  if (source === 'vscode') {
+  if (source === '633') {
     switch (code) {
       case 'E': {
         const value = unescapeOscValue(args[0] ?? '');

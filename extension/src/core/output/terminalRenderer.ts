@@ -14,20 +14,16 @@
  * exactly the ones not yet read. Harvesting runs after every written slice and, for slices that
  * scroll more than half the ring, from the scroll event itself.
  *
- * Fast path: a long run of plain lines (see plainLines.ts) written at the start of a blank row
- * renders to known text. The renderer then emits those lines itself and gives xterm only the last
- * screenful (after clearing the screen), which leaves xterm in the same state as writing them all.
- * It applies only while the terminal is in a state where that equivalence holds (normal buffer,
- * cursor at column 0 with nothing below it, default modes, full scroll region, default charset).
+ * Fast path: a long run of plain lines renders to known text, so the renderer emits those lines
+ * itself and gives xterm only the last screenful; fastPathState.ts decides when that is exact.
  *
- * Emulators are reused: a run's renderer hands its emulator back on dispose (when it is at rest)
- * and the next renderer resets it instead of building and priming a new one. A fresh emulator is
- * about 1 MB of typed arrays that V8 frees only when its external-memory limit (64 MB) is reached,
- * which left the extension host's allocator holding some 60 MB after the first hundred runs.
+ * Emulators are reused through a small pool (emulatorPool.ts).
  */
-import { Terminal, type IBuffer, type IBufferLine, type IMarker } from '@xterm/headless';
-import { EscapeStateTracker } from './escapeState';
-import { findPlainRun } from './plainLines';
+import { Terminal, type IMarker } from '@xterm/headless';
+import { logicalLines, rowText, trimTrailingSpaces } from './bufferText';
+import { keepSpareEmulator, resetSequence, takeSpareEmulator } from './emulatorPool';
+import { FastPathState } from './fastPathState';
+import { SliceQueue } from './sliceQueue';
 
 export interface TerminalRendererOptions {
   /** Receives finished text in order: whole lines ending in "\n", or pieces of an overlong line. */
@@ -50,52 +46,8 @@ export interface TerminalRendererOptions {
   readonly reuseEmulator?: boolean;
 }
 
-/** Queue entry asking for a line break unless the cursor is at the start of a line. */
-const LINE_START = Symbol('lineStart');
-type QueueItem = string | typeof LINE_START;
-
 /** Repeat counts above this (CSI n b) are dropped: xterm allocates n cells up front. */
 const MAX_REPEAT = 65_535;
-
-/** Charset designations xterm knows (ESC ( X and friends); any but 'B' (ASCII) remaps text. */
-const CHARSET_FINALS = ['0', 'A', 'B', '4', 'C', '5', 'R', 'Q', 'K', 'Y', 'E', '6', 'Z', 'H', '7', '='];
-const CHARSET_INTERMEDIATES = ['(', ')', '*', '+', '-', '.', '/'];
-
-/** Lines beyond one screenful a plain run needs before the fast path is worth it. */
-const FAST_PATH_MIN_GAIN = 16;
-
-/**
- * Emulators at rest, ready for the next renderer of the same size. A few, for terminals that run
- * at the same time; each holds its buffers (about 1 MB).
- */
-const spareEmulators: Terminal[] = [];
-const MAX_SPARE_EMULATORS = 4;
-
-function takeSpareEmulator(cols: number, rows: number, scrollback: number): Terminal | undefined {
-  const i = spareEmulators.findIndex((t) => t.cols === cols && t.rows === rows && t.options.scrollback === scrollback);
-  return i < 0 ? undefined : spareEmulators.splice(i, 1)[0];
-}
-
-function keepSpareEmulator(term: Terminal): void {
-  spareEmulators.push(term);
-  if (spareEmulators.length > MAX_SPARE_EMULATORS) {
-    spareEmulators.shift()!.dispose();
-  }
-}
-
-/**
- * Brings a used emulator back to the state a fresh, primed one is in: any sequence in progress
- * cancelled (CAN), the normal screen, soft reset (modes, SGR, charsets, scroll region, saved
- * cursor), default tab stops, cursor home on a cleared screen. The scrollback ring stays full of
- * old rows; the renderer's marker is placed after them, so they count as read.
- */
-function resetSequence(cols: number): string {
-  let tabs = '\x1b[3g';
-  for (let col = 8; col < cols; col += 8) {
-    tabs += `\x1b[${col + 1}G\x1bH`;
-  }
-  return `\x18\x1b[?1049l\x1b[!p${tabs}\x1b[H\x1b[2J`;
-}
 
 export class TerminalRenderer {
   readonly cols: number;
@@ -110,25 +62,18 @@ export class TerminalRenderer {
   private readonly sliceChars: number;
   private readonly maxLineChars: number;
   private readonly harvestEvery: number;
-  private readonly scrollback: number;
   private readonly stallMs: number;
   /** True while the blank rows that fill the scrollback ring at start are being written. */
   private priming = true;
 
-  private readonly queue: QueueItem[] = [];
-  private queueHead = 0;
+  private readonly queue = new SliceQueue();
   /** Characters in the queue, plus those handed to xterm and not yet processed. */
   private queued = 0;
   private inFlight = 0;
   /** Guards pump against re-entry from an output callback (slices must stay in order). */
   private pumping = false;
   private readonly fastPath: boolean;
-  /** Facts the fast path relies on, tracked from parser hooks (conservatively). */
-  private normalRegionFull = true;
-  private charsetTouched = false;
-  private defaultTabs = true;
-  /** Whether xterm's parser is between sequences after everything handed to it. */
-  private readonly escapeState = new EscapeStateTracker();
+  private readonly fastPathState: FastPathState;
   private readonly idleWaiters: Array<() => void> = [];
 
   /** Marker on the last harvested row of the normal buffer; undefined: nothing harvested yet. */
@@ -152,7 +97,6 @@ export class TerminalRenderer {
     this.cols = Math.max(2, Math.floor(options.cols ?? 300));
     this.rows = Math.max(2, Math.floor(options.rows ?? 50));
     const scrollback = Math.max(8, Math.floor(options.scrollback ?? 200));
-    this.scrollback = scrollback;
     this.harvestEvery = Math.floor(scrollback / 2);
     this.sliceChars = Math.max(64, Math.floor(options.sliceChars ?? 64 * 1024));
     this.maxLineChars = Math.max(this.cols * 2, Math.floor(options.maxLineChars ?? 64 * 1024));
@@ -200,9 +144,6 @@ export class TerminalRenderer {
       }
       this.marker?.dispose();
       this.marker = undefined;
-      this.normalRegionFull = true;
-      this.charsetTouched = false;
-      this.defaultTabs = true;
       return false;
     });
     parser.registerCsiHandler({ final: 'b' }, (params) => typeof params[0] === 'number' && params[0] > MAX_REPEAT);
@@ -220,41 +161,7 @@ export class TerminalRenderer {
     }
     parser.registerEscHandler({ final: 'M' }, harvestFirst);
 
-    // State the fast path depends on. Each hook only observes (returns false).
-    parser.registerCsiHandler({ final: 'r' }, (params) => {
-      if (!this.altActive) {
-        this.normalRegionFull = this.isFullRegion(params);
-      }
-      return false;
-    });
-    parser.registerCsiHandler({ intermediates: '!', final: 'p' }, () => {
-      if (!this.altActive) {
-        this.normalRegionFull = true; // DECSTR resets the scroll region
-      }
-      return false;
-    });
-    for (const intermediates of CHARSET_INTERMEDIATES) {
-      for (const final of CHARSET_FINALS) {
-        parser.registerEscHandler({ intermediates, final }, () => {
-          this.charsetTouched ||= final !== 'B';
-          return false;
-        });
-      }
-    }
-    for (const final of ['n', 'o', '|', '}', '~']) {
-      parser.registerEscHandler({ final }, () => {
-        this.charsetTouched = true; // locking shifts to G1..G3
-        return false;
-      });
-    }
-    parser.registerEscHandler({ final: 'H' }, () => {
-      this.defaultTabs = false; // HTS sets a tab stop
-      return false;
-    });
-    parser.registerCsiHandler({ final: 'g' }, () => {
-      this.defaultTabs = false; // TBC clears tab stops
-      return false;
-    });
+    this.fastPathState = new FastPathState(this.term, scrollback, parser, () => this.altActive);
 
     // Fill the scrollback ring with blank rows (not output) before any data: from then on the
     // buffer's base row index stays fixed, which makes positions saved by DECSC (absolute buffer
@@ -270,9 +177,7 @@ export class TerminalRenderer {
     if (this.disposed || this.stalled || data.length === 0) {
       return;
     }
-    if (data.includes('\x0e')) {
-      this.charsetTouched = true; // SO shifts to G1: text may be remapped from now on
-    }
+    this.fastPathState.noteQueued(data);
     this.queue.push(data);
     this.queued += data.length;
     this.pump();
@@ -283,7 +188,7 @@ export class TerminalRenderer {
     if (this.disposed) {
       return;
     }
-    this.queue.push(LINE_START);
+    this.queue.pushLineStart();
     this.pump();
   }
 
@@ -339,7 +244,7 @@ export class TerminalRenderer {
       return cached.lines;
     }
     const buffer = this.term.buffer.normal;
-    const lines = this.screenLines(buffer, buffer.baseY, this.rows, this.pending);
+    const lines = logicalLines(buffer, this.rows, buffer.baseY, this.rows, this.pending);
     while (lines.length > 0 && lines[lines.length - 1] === '') {
       lines.pop();
     }
@@ -356,15 +261,14 @@ export class TerminalRenderer {
       clearInterval(this.watchdog);
       this.watchdog = undefined;
     }
-    this.queue.length = 0;
-    this.queueHead = 0;
+    this.queue.clear();
     this.queued = 0;
     this.marker?.dispose();
     for (const hook of this.hooks) {
       hook.dispose();
     }
     // Back to the spares only at rest: nothing in flight, no failure, its parser between sequences.
-    const atRest = this.reuseEmulator && this.inFlight === 0 && !this.stalled && !this.failure && !this.priming && this.fastPath && this.escapeState.atGround;
+    const atRest = this.reuseEmulator && this.inFlight === 0 && !this.stalled && !this.failure && !this.priming && this.fastPath && this.fastPathState.atGround;
     if (atRest) {
       keepSpareEmulator(this.term);
     } else {
@@ -377,7 +281,7 @@ export class TerminalRenderer {
   // Feeding the emulator
 
   private isIdle(): boolean {
-    return this.disposed || this.stalled || (this.inFlight === 0 && this.queueHead >= this.queue.length);
+    return this.disposed || this.stalled || (this.inFlight === 0 && this.queue.isEmpty);
   }
 
   /** While someone waits for a flush, checks that xterm keeps calling back. */
@@ -394,8 +298,7 @@ export class TerminalRenderer {
       if (this.inFlight > 0 && Date.now() - this.lastProgressAt > this.stallMs) {
         this.recordError(new Error(`the terminal emulator made no progress for ${this.stallMs} ms; output after this point is dropped`));
         this.stalled = true;
-        this.queue.length = 0;
-        this.queueHead = 0;
+        this.queue.clear();
         this.queued = 0;
         clearInterval(this.watchdog);
         this.watchdog = undefined;
@@ -427,25 +330,23 @@ export class TerminalRenderer {
 
   private pumpSlices(): void {
     while (!this.disposed && !this.stalled && this.inFlight === 0) {
-      while (this.queueHead < this.queue.length && this.queue[this.queueHead] === LINE_START) {
-        this.queueHead++;
+      while (this.queue.takeLineStart()) {
         if (!this.altActive && this.term.buffer.active.cursorX !== 0) {
-          this.queue[--this.queueHead] = '\r\n';
+          this.queue.unshift('\r\n');
           this.queued += 2;
           break;
         }
       }
-      if (this.queueHead >= this.queue.length) {
-        this.queue.length = 0;
-        this.queueHead = 0;
+      if (this.queue.isEmpty) {
+        this.queue.clear();
         this.resolveIdle();
         return;
       }
-      let slice = this.takeSlice();
+      let slice = this.queue.takeSlice(this.sliceChars);
       if (this.fastPath && !this.altActive) {
-        const plan = this.planFastPath(slice);
+        const plan = this.planSlice(slice);
         if (plan.requeue.length > 0) {
-          this.unshift(plan.requeue);
+          this.queue.unshift(plan.requeue);
         }
         slice = plan.write;
         this.version++;
@@ -459,7 +360,7 @@ export class TerminalRenderer {
 
   private writeToTerminal(slice: string): void {
     if (this.fastPath) {
-      this.escapeState.feed(slice);
+      this.fastPathState.noteWritten(slice);
     }
     this.inFlight = 1;
     this.lastProgressAt = Date.now();
@@ -473,9 +374,7 @@ export class TerminalRenderer {
       if (this.priming) {
         this.priming = false;
         // The hooks saw the reset's own sequences: they describe a fresh emulator now.
-        this.normalRegionFull = true;
-        this.charsetTouched = false;
-        this.defaultTabs = true;
+        this.fastPathState.reset();
         const buffer = this.term.buffer.normal;
         this.marker = this.term.registerMarker(buffer.baseY - 1 - (buffer.baseY + buffer.cursorY));
       } else if (!this.altActive) {
@@ -486,117 +385,29 @@ export class TerminalRenderer {
     });
   }
 
-  private unshift(data: string): void {
-    if (this.queueHead > 0) {
-      this.queue[--this.queueHead] = data;
-    } else {
-      this.queue.unshift(data);
-    }
-  }
-
   /**
-   * Decides how a slice is written: through xterm as is, or, when it starts with a long run of
-   * plain lines and the terminal is in a state where that is exact, by emitting the run directly
-   * and giving xterm only its last screenful. Returns what to write now and what to put back.
+   * Carries out the fast path's plan for a slice (see fastPathState.ts). Returns what to write
+   * now and what to put back.
    */
-  private planFastPath(slice: string): { write: string; requeue: string } {
-    const keep = this.rows;
-    const state = { cols: this.cols, defaultTabs: this.defaultTabs };
-    // The slice must start between sequences: a previous slice may have ended inside one.
-    if (this.charsetTouched || !this.normalRegionFull || !this.escapeState.atGround) {
+  private planSlice(slice: string): { write: string; requeue: string } {
+    const plan = this.fastPathState.plan(slice);
+    if (plan.kind === 'emulator') {
       return { write: slice, requeue: '' };
     }
-    const run = findPlainRun(slice, keep + FAST_PATH_MIN_GAIN, state);
-    if (!run) {
-      return { write: slice, requeue: '' };
-    }
-    if (run.start > 0) {
-      // Let xterm render up to the run; the run is tried again from a clean line start.
-      return { write: slice.slice(0, run.start), requeue: slice.slice(run.start) };
-    }
-    if (!this.atCleanLineStart()) {
-      return { write: slice, requeue: '' };
+    if (plan.kind === 'upTo') {
+      return { write: slice.slice(0, plan.end), requeue: slice.slice(plan.end) };
     }
     const buffer = this.term.buffer.normal;
-    const above = this.screenLines(buffer, buffer.baseY, buffer.cursorY, this.pending);
+    const above = logicalLines(buffer, this.rows, buffer.baseY, buffer.cursorY, this.pending);
     this.pending = undefined;
-    const direct = run.lines.length - keep;
-    run.lines.length = direct;
-    this.emit(above.concat(run.lines).join('\n') + '\n');
-    this.directLineCount += direct;
-    const tail = slice.slice(run.starts[direct], run.end);
-    this.queued -= slice.length - tail.length - (slice.length - run.end);
+    this.emit(above.concat(plan.lines).join('\n') + '\n');
+    this.directLineCount += plan.lines.length;
+    const tail = slice.slice(plan.tailStart, plan.end);
+    this.queued -= slice.length - tail.length - (slice.length - plan.end);
     // Home + erase display: the rows just emitted leave the screen without entering scrollback.
     const reset = '\x1b[H\x1b[2J';
     this.queued += reset.length;
-    return { write: reset + tail, requeue: slice.slice(run.end) };
-  }
-
-  /** True if printing plain lines from the cursor on behaves like appending them. */
-  private atCleanLineStart(): boolean {
-    const buffer = this.term.buffer.normal;
-    // With the ring full the base row stays put whether lines scroll through xterm or not.
-    if (buffer.cursorX !== 0 || buffer.baseY !== this.scrollback) {
-      return false;
-    }
-    const modes = this.term.modes;
-    if (!modes.wraparoundMode || modes.insertMode || modes.originMode || modes.reverseWraparoundMode) {
-      return false;
-    }
-    for (let r = buffer.cursorY; r < this.rows; r++) {
-      const line = buffer.getLine(buffer.baseY + r);
-      if (!line || line.isWrapped || line.translateToString(true).length > 0) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private isFullRegion(params: (number | number[])[]): boolean {
-    const [p0, p1] = params;
-    if (typeof p0 === 'object' || typeof p1 === 'object') {
-      return false;
-    }
-    const top = p0 || 1;
-    let bottom = p1 ?? 0;
-    if (params.length < 2 || bottom > this.rows || bottom === 0) {
-      bottom = this.rows;
-    }
-    // xterm ignores an empty region; treat that as "unknown" rather than guess.
-    return bottom > top && top === 1 && bottom === this.rows;
-  }
-
-  /** Takes up to sliceChars from the queue, joining small chunks and splitting big ones. */
-  private takeSlice(): string {
-    const parts: string[] = [];
-    let size = 0;
-    while (this.queueHead < this.queue.length && size < this.sliceChars) {
-      const item = this.queue[this.queueHead]!;
-      if (item === LINE_START) {
-        break;
-      }
-      const room = this.sliceChars - size;
-      if (item.length <= room) {
-        parts.push(item);
-        size += item.length;
-        this.queue[this.queueHead++] = '';
-      } else {
-        let cut = room;
-        const code = item.charCodeAt(cut - 1);
-        if (code >= 0xd800 && code <= 0xdbff && cut > 1) {
-          cut--; // keep surrogate pairs together (xterm copes, but this keeps slices clean)
-        }
-        parts.push(item.slice(0, cut));
-        size += cut;
-        this.queue[this.queueHead] = item.slice(cut);
-        break;
-      }
-    }
-    if (this.queueHead > 1024 && this.queueHead * 2 > this.queue.length) {
-      this.queue.splice(0, this.queueHead);
-      this.queueHead = 0;
-    }
-    return parts.length === 1 ? parts[0]! : parts.join('');
+    return { write: reset + tail, requeue: slice.slice(plan.end) };
   }
 
   // -------------------------------------------------------------------------------------------
@@ -672,59 +483,4 @@ export class TerminalRenderer {
   private recordError(error: unknown): void {
     this.failure ??= error instanceof Error ? error : new Error(String(error));
   }
-
-  /**
-   * Logical lines of `count` rows from `base` of a buffer. `prefix` is the pending line: a wrapped
-   * first row continues it, otherwise it is a line of its own. Trailing blank lines are kept.
-   */
-  private screenLines(buffer: IBuffer, base: number, count: number, prefix: string | undefined): string[] {
-    const lines: string[] = [];
-    let current = prefix;
-    for (let r = 0; r < count; r++) {
-      const line = buffer.getLine(base + r);
-      if (!line) {
-        break;
-      }
-      const next = r + 1 < this.rows ? buffer.getLine(base + r + 1) : undefined;
-      const text = rowText(line, next);
-      if (line.isWrapped && current !== undefined) {
-        current += text;
-      } else {
-        if (current !== undefined) {
-          lines.push(trimTrailingSpaces(current));
-        }
-        current = text;
-      }
-    }
-    if (current !== undefined) {
-      lines.push(trimTrailingSpaces(current));
-    }
-    return lines;
-  }
-}
-
-/**
- * The text of one row. A row continued by the next (soft wrap) is taken at full width; otherwise
- * empty cells at its end are dropped. When a wide character did not fit in the last column, xterm
- * leaves that cell empty and wraps: the blank is not part of the text.
- */
-function rowText(line: IBufferLine, next: IBufferLine | undefined): string {
-  if (!next || !next.isWrapped) {
-    return line.translateToString(true);
-  }
-  const text = line.translateToString(false);
-  const last = line.getCell(line.length - 1);
-  if (last && last.getChars() === '' && last.getWidth() === 1 && next.getCell(0)?.getWidth() === 2) {
-    return text.slice(0, -1);
-  }
-  return text;
-}
-
-/** Drops trailing U+0020 only (tabs and other spaces a program printed were cells, kept as spaces). */
-export function trimTrailingSpaces(text: string): string {
-  let end = text.length;
-  while (end > 0 && text.charCodeAt(end - 1) === 0x20) {
-    end--;
-  }
-  return end === text.length ? text : text.slice(0, end);
 }

@@ -14,11 +14,11 @@ import {
   UNKNOWN_ACTIVITY,
   isActionablePid,
   type KillOptions,
-  type KillResult,
   type ProcessIdentity,
   type ProcessInfo,
   type ProcessMonitor,
   type ShellActivity,
+  type TreeKillResult,
 } from './types';
 import { killTreeUnix, sendSignal, sleep } from './unixKill';
 
@@ -52,7 +52,7 @@ export class DarwinProcessMonitor implements ProcessMonitor {
     return (await this.lookup([id.pid])).get(id.pid)?.startTime === id.startTime;
   }
 
-  async killTree(id: ProcessIdentity, opts?: KillOptions): Promise<KillResult> {
+  async killTree(id: ProcessIdentity, opts?: KillOptions): Promise<TreeKillResult> {
     return killTreeUnix(id, opts, {
       snapshot: () => this.listAll(),
       lookup: (pids) => this.lookup(pids),

@@ -37,11 +37,11 @@ import {
   UNKNOWN_ACTIVITY,
   isActionablePid,
   type KillOptions,
-  type KillResult,
   type ProcessIdentity,
   type ProcessInfo,
   type ProcessMonitor,
   type ShellActivity,
+  type TreeKillResult,
 } from './types';
 import { killTreeUnix, sendSignal, sleep } from './unixKill';
 
@@ -132,7 +132,7 @@ export class LinuxProcessMonitor implements ProcessMonitor {
     return st !== undefined && this.startKey(st.startTicks) === id.startTime;
   }
 
-  async killTree(id: ProcessIdentity, opts?: KillOptions): Promise<KillResult> {
+  async killTree(id: ProcessIdentity, opts?: KillOptions): Promise<TreeKillResult> {
     return killTreeUnix(id, opts, {
       snapshot: () => this.listAll(),
       lookup: async (pids) => {

@@ -3,6 +3,7 @@
  * shell's terminal is doing, and the one interface every platform implements. Plain data only,
  * so the run logic above can be tested with fakes and the ledger can persist identities as JSON.
  */
+import type { KillResult } from '../../../../common/src/protocol';
 
 export interface ProcessInfo {
   readonly pid: number;
@@ -51,11 +52,12 @@ export interface ShellActivity {
   readonly foregroundCommand?: string;
 }
 
-export interface KillResult {
-  /** Processes of the tree that are verifiably gone afterwards. */
-  readonly killed: number[];
-  /** Processes of the tree still alive (same identity) at the end: not permitted, or unkillable (D state). */
-  readonly failed: number[];
+/**
+ * The protocol's answer to a kill, as one tree kill gives it: `killed` are the processes of the
+ * tree verifiably gone afterwards, `failed` those still alive (same identity) at the end (not
+ * permitted, or unkillable: D state).
+ */
+export interface TreeKillResult extends KillResult {
   /**
    * Every process the kill aimed at, as seen before it was signalled: `killed` and `failed` are
    * their pids. With their identities a caller can log exactly who died, also a child born since
@@ -64,7 +66,7 @@ export interface KillResult {
   readonly targets: readonly ProcessInfo[];
 }
 
-export const NOTHING_KILLED: KillResult = Object.freeze({ killed: [], failed: [], targets: [] });
+export const NOTHING_KILLED: TreeKillResult = Object.freeze({ killed: [], failed: [], targets: [] });
 
 export interface KillOptions {
   /** How long processes get to exit after SIGTERM before SIGKILL (Unix). Default 1500 ms. */
@@ -87,7 +89,7 @@ export interface ProcessMonitor {
    * Ends the process and its whole tree. Does nothing when the root's identity changed, and never
    * signals a pid whose identity changed since it was seen.
    */
-  killTree(id: ProcessIdentity, opts?: KillOptions): Promise<KillResult>;
+  killTree(id: ProcessIdentity, opts?: KillOptions): Promise<TreeKillResult>;
   /** TCP ports in LISTEN state per pid; pids without any are absent from the map. */
   listeningPorts(pids: number[]): Promise<Map<number, number[]>>;
   /**

@@ -13,7 +13,7 @@
  */
 import type { Logger } from '../../../../common/src/logger';
 import { descendantsFromTable } from './processTree';
-import { DEFAULT_KILL_GRACE_MS, NOTHING_KILLED, isActionablePid, type KillOptions, type KillResult, type ProcessIdentity, type ProcessInfo } from './types';
+import { DEFAULT_KILL_GRACE_MS, NOTHING_KILLED, isActionablePid, type KillOptions, type ProcessIdentity, type ProcessInfo, type TreeKillResult } from './types';
 
 export type SignalOutcome = 'sent' | 'gone' | 'denied';
 
@@ -37,7 +37,7 @@ const POLL_MS = 50;
 /** How long SIGKILLed processes get to disappear before they count as failed. */
 const KILL_SETTLE_MS = 1000;
 
-export async function killTreeUnix(id: ProcessIdentity, opts: KillOptions | undefined, deps: UnixKillDeps): Promise<KillResult> {
+export async function killTreeUnix(id: ProcessIdentity, opts: KillOptions | undefined, deps: UnixKillDeps): Promise<TreeKillResult> {
   const { logger } = deps;
   if (!isActionablePid(id.pid) || id.pid === deps.ownPid) {
     logger.warn(`killTree: refusing to kill pid ${id.pid}`);

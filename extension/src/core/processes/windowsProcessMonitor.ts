@@ -26,11 +26,11 @@ import {
   UNKNOWN_ACTIVITY,
   isActionablePid,
   type KillOptions,
-  type KillResult,
   type ProcessIdentity,
   type ProcessInfo,
   type ProcessMonitor,
   type ShellActivity,
+  type TreeKillResult,
 } from './types';
 
 const SELECT_PROCESS =
@@ -121,7 +121,7 @@ export class WindowsProcessMonitor implements ProcessMonitor {
     return rows.some((p) => p.pid === id.pid && p.startTime === id.startTime);
   }
 
-  async killTree(id: ProcessIdentity, _opts?: KillOptions): Promise<KillResult> {
+  async killTree(id: ProcessIdentity, _opts?: KillOptions): Promise<TreeKillResult> {
     if (!isActionablePid(id.pid) || id.pid === process.pid || id.startTime === '') {
       return NOTHING_KILLED;
     }

@@ -9,27 +9,14 @@
 import type { Logger } from '../../../../common/src/logger';
 import type { StrategyName } from '../../../../common/src/protocol';
 import { Emitter, type Disposable } from '../events';
+import type { RunOutput, RunOutputSnapshot } from '../output/runOutput';
 import type { ShellActivity } from '../processes/types';
-import type { RunOutput, RunOutputSnapshot } from './runOutput';
 import { CompletionTracker, type CompletionConfig, type ShellIdleness } from './completionTracker';
-import { detectInputPrompt, lastNonEmptyLine, type InputPromptConfig } from './inputPromptDetector';
-
-/**
- * Why a run ended with its terminal: VS Code closed it because its shell exited (`shell_exit`),
- * the user closed it (`user`), the window is closing or reloading (`window`), or for a reason it
- * did not say (`closed`); `shell_gone`: the OS says the shell process is gone while VS Code kept
- * the terminal and said nothing (as when a shell exits during VS Code's launch phase);
- * `unreported_exit`: VS Code reported exit code 0, which it also reports for a shell killed by a
- * signal, so the real status is unknown.
- */
-export type TerminalEnd = 'shell_exit' | 'user' | 'window' | 'closed' | 'shell_gone' | 'unreported_exit';
-
-export type RunState =
-  | { readonly kind: 'running' }
-  | { readonly kind: 'waiting_for_input'; readonly prompt: string }
-  /** `endedEarly`: the end event came while the command still ran (see CompletionTracker (d)). */
-  | { readonly kind: 'completed'; readonly exitCode: number | undefined; readonly endedEarly?: true }
-  | { readonly kind: 'terminal_closed'; readonly exitCode: number | undefined; readonly end: TerminalEnd };
+import { lastNonEmptyLine, type InputPromptConfig } from './inputPromptDetector';
+import { ExecutionDrains, type ExecutionSource } from './executionDrains';
+import { InputWatch } from './inputWatch';
+import type { RunState, TerminalEnd } from './runState';
+import { waitFor, type WaitOptions, type WaitOutcome } from './runWait';
 
 export interface RunConfig {
   readonly completion: CompletionConfig;
@@ -40,13 +27,9 @@ export interface RunConfig {
 
 export interface RunEnvironment {
   readonly now: () => number;
-  readonly probeShell: (shellPid: number) => Promise<ShellActivity>;
+  /** What the OS (or the terminal itself) says the run's shell is doing. */
+  readonly probeShell: () => Promise<ShellActivity>;
   readonly logger: Logger;
-}
-
-/** The subset of an execution a run consumes: its raw output stream. */
-export interface ExecutionSource {
-  read(): AsyncIterable<string>;
 }
 
 export interface RunProgress {
@@ -55,33 +38,13 @@ export interface RunProgress {
   readonly lastLine: string;
 }
 
-/** `disposed`: the run was disposed while the wait was pending (the window is closing). */
-export type WaitOutcome = 'completed' | 'waiting_for_input' | 'terminal_closed' | 'timeout' | 'cancelled' | 'disposed';
-
-export interface WaitOptions {
-  readonly timeoutMs: number;
-  readonly signal?: AbortSignal;
-  /** Return as soon as the run waits for input (true for every tool wait). */
-  readonly stopAtInput?: boolean;
-}
-
 const INPUT_CHECK_INTERVAL_MS = 250;
-/**
- * Where the OS cannot tell whether the foreground reads the terminal (macOS, Windows), a silent
- * run still asks it this often whether the shell lives: one ps or CIM query a second.
- */
-const LIVENESS_INTERVAL_MS = 1000;
 /**
  * Once the OS says the shell is gone, how long VS Code gets to report the terminal's close (with
  * the shell's exit code) before the run ends without it: VS Code keeps some terminals whose shell
  * died and never reports them.
  */
 const SHELL_GONE_GRACE_MS = 2000;
-/**
- * A terminal read must be seen for this long with no output in between before it counts: the
- * prompt a program printed just before blocking may still be on its way through VS Code.
- */
-const READ_CONFIRM_MS = 150;
 
 let nextRunId = 1;
 
@@ -91,20 +54,19 @@ export class CommandRun {
   private endedAt: number | undefined;
   private runState: RunState = { kind: 'running' };
   private readonly tracker: CompletionTracker;
-  private readonly drains = new Set<Promise<void>>();
+  private readonly drains: ExecutionDrains;
   private lastActivityAt: number;
-  private readingTerminalKnown = true;
-  /** When a probe first saw the foreground blocked on a terminal read since the last activity. */
-  private readingSince: number | undefined;
+  private readonly inputWatch: InputWatch;
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Number.POSITIVE_INFINITY;
   private probing = false;
   private lastForeground: string | undefined;
-  private lastProbeAt = Number.NEGATIVE_INFINITY;
   private goneTimer: NodeJS.Timeout | undefined;
   private finishing = false;
   private wasDisposed = false;
   private readonly disposeEmitter = new Emitter<void>();
+  /** Fires once when the run is disposed (the window is closing). */
+  readonly onDidDispose = this.disposeEmitter.event;
   private readonly outputSubscription: Disposable;
   private readonly stateEmitter = new Emitter<RunState>();
   /** Fires with the new state on every change (running <-> waiting_for_input, then the end). */
@@ -123,6 +85,8 @@ export class CommandRun {
     this.startedAt = env.now();
     this.lastActivityAt = this.startedAt;
     this.tracker = new CompletionTracker(config.completion);
+    this.inputWatch = new InputWatch(config.input, env.now);
+    this.drains = new ExecutionDrains(output, (error) => env.logger.warn(`run ${this.id}: reading output failed`, error));
     this.outputSubscription = this.output.onDidWrite(() => this.onOutput());
     this.reschedule();
   }
@@ -147,18 +111,7 @@ export class CommandRun {
 
   /** Starts consuming an execution's output; call synchronously after it was created or seen. */
   attachExecution(execution: ExecutionSource): void {
-    const drain = (async () => {
-      try {
-        for await (const chunk of execution.read()) {
-          // Backpressure: a fast producer must not pile up unrendered data in memory.
-          if (!this.output.write(chunk)) await this.output.flush();
-        }
-      } catch (error) {
-        this.env.logger.warn(`run ${this.id}: reading output failed`, error);
-      }
-    })();
-    this.drains.add(drain);
-    void drain.finally(() => this.drains.delete(drain));
+    this.drains.attach(execution);
   }
 
   /** The command line of the terminal's foreground job at the last OS probe, when one held it. */
@@ -214,44 +167,7 @@ export class CommandRun {
 
   /** Resolves when the run reaches an outcome a tool reports, or the wait times out / is aborted. */
   wait(options: WaitOptions): Promise<WaitOutcome> {
-    const stopAtInput = options.stopAtInput ?? true;
-    const settled = (): WaitOutcome | undefined => {
-      const kind = this.runState.kind;
-      if (kind === 'completed' || kind === 'terminal_closed') {
-        return kind;
-      }
-      return kind === 'waiting_for_input' && stopAtInput ? kind : undefined;
-    };
-    const immediate = settled();
-    if (immediate) {
-      return Promise.resolve(immediate);
-    }
-    if (options.signal?.aborted) {
-      return Promise.resolve('cancelled');
-    }
-    if (this.wasDisposed) {
-      return Promise.resolve('disposed');
-    }
-    return new Promise<WaitOutcome>((resolve) => {
-      const finish = (outcome: WaitOutcome): void => {
-        clearTimeout(timeout);
-        subscription.dispose();
-        disposal.dispose();
-        options.signal?.removeEventListener('abort', onAbort);
-        resolve(outcome);
-      };
-      const onAbort = (): void => finish('cancelled');
-      const timeout = setTimeout(() => finish('timeout'), options.timeoutMs);
-      const subscription = this.onDidChangeState(() => {
-        const outcome = settled();
-        if (outcome) {
-          finish(outcome);
-        }
-      });
-      // A wait never outlives the run: the window closing ends it at once, not at its timeout.
-      const disposal = this.disposeEmitter.event(() => finish('disposed'));
-      options.signal?.addEventListener('abort', onAbort, { once: true });
-    });
+    return waitFor(this, options);
   }
 
   /** The output as it stands, once everything received so far is rendered. */
@@ -276,7 +192,7 @@ export class CommandRun {
   /** Output, input or a new execution: silence restarts and any prompt seen so far is answered. */
   private markActivity(): void {
     this.lastActivityAt = this.env.now();
-    this.readingSince = undefined;
+    this.inputWatch.activity();
     if (this.runState.kind === 'waiting_for_input') {
       this.setState({ kind: 'running' });
     }
@@ -374,14 +290,14 @@ export class CommandRun {
       }
       return;
     }
-    if (purpose === 'input' && !this.readingTerminalKnown && this.env.now() - this.lastProbeAt < LIVENESS_INTERVAL_MS) {
+    if (purpose === 'input' && !this.inputWatch.wantsProbe()) {
       void this.checkInputPrompt('unknown');
       return;
     }
     this.probing = true;
-    this.lastProbeAt = this.env.now();
+    this.inputWatch.probed();
     void this.env
-      .probeShell(this.shellPid)
+      .probeShell()
       .then(
         (activity) => activity,
         (error): ShellActivity => {
@@ -404,11 +320,8 @@ export class CommandRun {
           activity.foreground === 'unknown' ? 'unknown' : activity.foreground === 'shell' ? 'idle' : 'busy';
         this.tracker.shellProbed(idleness, at);
         this.lastForeground = activity.foreground === 'job' ? activity.foregroundCommand : undefined;
-        if (activity.readingTerminal === 'unknown') {
-          this.readingTerminalKnown = false;
-        }
         if (this.tracker.evaluate(at).kind === 'running' && this.runState.kind === 'running') {
-          void this.checkInputPrompt(this.confirmedReading(activity.readingTerminal, at));
+          void this.checkInputPrompt(this.inputWatch.confirmedReading(activity.readingTerminal, at));
         }
         this.reschedule();
       })
@@ -436,30 +349,13 @@ export class CommandRun {
     }, SHELL_GONE_GRACE_MS);
   }
 
-  /** The OS's "blocked on a terminal read", once it held with no activity for READ_CONFIRM_MS. */
-  private confirmedReading(reading: boolean | 'unknown', at: number): boolean | 'unknown' {
-    if (reading !== true) {
-      this.readingSince = undefined;
-      return reading;
-    }
-    this.readingSince ??= at;
-    return at - this.readingSince >= READ_CONFIRM_MS;
-  }
-
   private async checkInputPrompt(readingTerminal: boolean | 'unknown'): Promise<void> {
     // The prompt is the rendered tail: let the renderer catch up with what arrived.
     await this.output.flush();
     if (this.runState.kind !== 'running' || this.wasDisposed) {
       return;
     }
-    const detected = detectInputPrompt(
-      {
-        lastLines: this.output.lastLines(5),
-        silentForMs: this.env.now() - this.lastActivityAt,
-        readingTerminal,
-      },
-      this.config.input,
-    );
+    const detected = this.inputWatch.detect(this.output.lastLines(5), this.env.now() - this.lastActivityAt, readingTerminal);
     if (detected && this.runState.kind === 'running') {
       this.setState({ kind: 'waiting_for_input', prompt: detected.prompt });
     }
@@ -470,16 +366,7 @@ export class CommandRun {
     this.finishing = true;
     this.stopTimers();
     const completedAt = this.env.now();
-    if (this.drains.size > 0) {
-      let timeout: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.all([...this.drains]),
-        new Promise<void>((resolve) => {
-          timeout = setTimeout(resolve, this.config.drainTimeoutMs);
-        }),
-      ]);
-      clearTimeout(timeout);
-    }
+    await this.drains.settle(this.config.drainTimeoutMs);
     // The output is final: close it so the log file holds everything before anyone reads it.
     await this.output.close();
     if (!endedEarly && this.output.reportedExitCode !== undefined) {

@@ -15,7 +15,7 @@ import type { ProcessLedger } from '../ledger/api';
 import { flattenProcesses as flatten } from '../ledger/processForest';
 import type { ProcessMonitor } from '../processes/types';
 import type { CommandRun } from '../run/commandRun';
-import type { TerminalSessionView } from '../terminals/terminalSessions';
+import type { TerminalSessionView } from '../terminals/terminalSession';
 import { commandKey } from './commandKey';
 import { probePort, probeUrl, type ProbeResult, type ProbeTimeouts } from './probe';
 import { waitUntilReady, type ReadyOutcome } from './readiness';
@@ -113,8 +113,7 @@ export class DevServers {
       }
     }
     if (await this.ended(server, STOP_WAIT_MS)) return true;
-    server.session.terminal.sendText('\u0003', false);
-    server.run?.inputSent();
+    server.session.interrupt();
     return this.ended(server, STOP_WAIT_MS);
   }
 

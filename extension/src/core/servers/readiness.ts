@@ -11,8 +11,10 @@
  * (planProbes, judge) so they are unit-tested without servers.
  */
 import type { ReadyInfo } from '../../../../common/src/protocol';
-import type { RunProgress, RunState, WaitOptions, WaitOutcome } from '../run/commandRun';
-import type { RunOutputSnapshot } from '../run/runOutput';
+import type { RunOutputSnapshot } from '../output/runOutput';
+import type { RunProgress } from '../run/commandRun';
+import type { RunState } from '../run/runState';
+import type { WaitOptions, WaitOutcome } from '../run/runWait';
 import type { ProbeResult } from './probe';
 import { findLocalUrls, findReadyLine, isShortcutHint, type LocalUrl, type ReadyLineMatch } from './serverOutput';
 

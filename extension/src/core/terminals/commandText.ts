@@ -1,27 +1,25 @@
 /**
- * The command line a terminal is actually sent for a run, per shell and strategy:
+ * The command line a terminal is actually sent for a run. What differs per strategy (when a file
+ * is needed, what is typed) is in strategies/; the mechanism is here:
  *
  * - A command with line breaks (several commands, a heredoc, a multi-line `( … )`) is written to
  *   a private temp file that the shell sources: one command line, so shell integration reports
  *   one execution with the whole output and the exit code of the last command, while `cd` and
  *   variables still change the terminal's shell (microsoft/vscode#250764: typed as is, each line
  *   is its own execution, or none at all).
- * - With our integration VS Code cannot trust the command line the shell reports (it has no
- *   nonce of VS Code's), so it reads the line from the screen and pairs it with executeCommand's
- *   execution only if they are equal; a line that wraps or has a right prompt after it becomes
- *   another execution whose first output is lost. Long lines are therefore sourced from a file
- *   too, and the file is named through $TSHEP_R (the private folder, in every managed terminal's
+ * - The file is named through $TSHEP_R (the private folder, in every managed terminal's
  *   environment), so what is typed stays short.
- * - sh-family shells with our integration have no pre-execution hook, so the line prints the C
- *   mark itself before the command runs; the command goes through `eval` so that even a syntax
- *   error is reported after C, with its message and exit code.
+ * - PowerShell always goes through a file, which reports the real exit code (pwshFileText).
+ * - So does a command whose line starts with a backslash (`\ls`, `\rm -rf build`: the usual way
+ *   past an alias): VS Code's command detection drops such a command when it finishes
+ *   (PartialTerminalCommand.promoteToFullCommand ignores command lines starting with `\`), so no
+ *   end would ever be reported for it. The line that sources the file starts otherwise.
  */
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { StrategyName } from '../../../../common/src/protocol';
 import type { Disposable } from '../events';
-import { EXIT_CODE_PROPERTY } from '../output/outputCapture';
+import { EXIT_CODE_PROPERTY } from '../output/shellMarkers';
 import type { ShellKind } from './shellKind';
 
 export interface PreparedCommand extends Disposable {
@@ -29,18 +27,33 @@ export interface PreparedCommand extends Disposable {
   readonly line: string;
 }
 
-const posixQuote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
+/** What a strategy decides about the line it types. */
+export interface CommandLines {
+  /** True when the command must be sourced from a file to run as one execution. */
+  needsScriptFile(command: string, kind: ShellKind): boolean;
+  /** The line for a command typed as is. */
+  typedLine(kind: ShellKind, command: string): string;
+  /** The line that sources file `name` of the private folder. */
+  sourceLine(kind: ShellKind, name: string): string;
+}
 
 /** The variable naming the private folder of command files in managed terminals. */
 export const RUNS_DIR_VARIABLE = 'TSHEP_R';
 /** Longest line typed as is with our integration (a prompt of 40 columns fits on an 80-column screen). */
 export const LONG_LINE_CHARS = 40;
 
-/** True when the command must be sourced from a file to run as one execution. */
-export function needsScriptFile(command: string, strategy: StrategyName = 'vscode', kind: ShellKind = 'unknown'): boolean {
-  const trimmed = command.replace(/[\r\n]+$/, '');
-  if (kind === 'pwsh') return true; // the file reports $LASTEXITCODE (pwshFileText)
-  return /[\r\n]/.test(trimmed) || (strategy === 'shepherd' && singleLine('unknown', strategy, trimmed).length > LONG_LINE_CHARS);
+/** The command without the line breaks it ends with (they would only add empty executions). */
+export function trimCommand(command: string): string {
+  return command.replace(/[\r\n]+$/, '');
+}
+
+/** VS Code never reports the end of a command line that starts with a backslash (see above). */
+export function startsWithBackslash(command: string): boolean {
+  return /^\s*\\/.test(command);
+}
+
+export function hasLineBreaks(command: string): boolean {
+  return /[\r\n]/.test(trimCommand(command));
 }
 
 /**
@@ -60,30 +73,26 @@ export function pwshFileText(command: string): string {
   ].join('\n');
 }
 
-/** The line that sources file `name` of the private folder (with the C mark first where the shell has no hook). */
-export function sourceLine(kind: ShellKind, strategy: StrategyName, name: string): string {
+/** How each shell sources a file of the private folder. */
+export function plainSourceLine(kind: ShellKind, name: string): string {
   switch (kind) {
     case 'fish':
       return `source $${RUNS_DIR_VARIABLE}/${name}`;
     case 'pwsh':
       return `. "$env:${RUNS_DIR_VARIABLE}/${name}"`;
-    case 'sh':
-      return strategy === 'shepherd' ? `__tshep_c; . "$${RUNS_DIR_VARIABLE}/${name}"` : `. "$${RUNS_DIR_VARIABLE}/${name}"`;
     default:
       return `. "$${RUNS_DIR_VARIABLE}/${name}"`;
   }
 }
 
-/** The line for a single-line command. */
-export function singleLine(kind: ShellKind, strategy: StrategyName, command: string): string {
-  return kind === 'sh' && strategy === 'shepherd' ? `__tshep_c; eval ${posixQuote(command)}` : command;
-}
-
-/** Writes a multi-line command to a file under `runsDir` (removed on dispose) or returns the line as is. */
-export async function prepareCommand(command: string, kind: ShellKind, strategy: StrategyName, runsDir: string | undefined): Promise<PreparedCommand> {
-  const trimmed = command.replace(/[\r\n]+$/, '');
-  if (!needsScriptFile(trimmed, strategy, kind) || runsDir === undefined) {
-    return { line: singleLine(kind, strategy, trimmed), dispose: () => undefined };
+/**
+ * The line for `command` as `lines` decide: typed as is, or written to a file under `runsDir`
+ * (removed on dispose) and sourced. Without a private folder the command is typed as is.
+ */
+export async function prepareCommand(lines: CommandLines, command: string, kind: ShellKind, runsDir: string | undefined): Promise<PreparedCommand> {
+  const trimmed = trimCommand(command);
+  if (runsDir === undefined || !(kind === 'pwsh' || startsWithBackslash(trimmed) || lines.needsScriptFile(trimmed, kind))) {
+    return { line: lines.typedLine(kind, trimmed), dispose: () => undefined };
   }
   const extension = kind === 'pwsh' ? '.ps1' : kind === 'fish' ? '.fish' : '.sh';
   const name = `c-${randomBytes(4).toString('hex')}${extension}`;
@@ -91,7 +100,7 @@ export async function prepareCommand(command: string, kind: ShellKind, strategy:
   const text = trimmed.replace(/\r\n?/g, '\n');
   await fs.writeFile(file, kind === 'pwsh' ? pwshFileText(text) : `${text}\n`, { mode: 0o600 });
   return {
-    line: sourceLine(kind, strategy, name),
+    line: lines.sourceLine(kind, name),
     dispose: () => void fs.rm(file, { force: true }).catch(() => undefined),
   };
 }

@@ -1,7 +1,8 @@
 /** Shell-specific command text the service types for the user (quoting differs per shell). */
 import type { ShellKind } from './shellKind';
 
-const posixQuote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
+/** One word for sh-family shells (and fish): single quotes, a quote inside closed and escaped. */
+export const posixQuote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
 const pwshQuote = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
 /** A command that changes the shell's working directory to `dir`, quoted for `shellType`. */

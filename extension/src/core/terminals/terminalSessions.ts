@@ -1,29 +1,26 @@
 /**
- * The registry of managed terminals: creates a terminal for a new name, reuses an idle one,
- * refuses a busy one, starts runs in them, routes the editor's execution and close events to the
- * run they belong to, and keeps a closed terminal's last run reachable. Free of the vscode module
- * (the editor comes in through TerminalHost).
+ * The registry of managed terminals: opens a terminal for a new name, reuses an idle one, refuses
+ * a busy one, starts runs in them, routes the editor's execution and close events to the run they
+ * belong to, and keeps a closed terminal's last run reachable. Free of the vscode module (the
+ * editor comes in through TerminalHost).
  *
  * A terminal busy with a command (ours, or one the user typed) is never typed into:
  * executeCommand would interrupt it with Ctrl+C, so a run aimed at it is refused with what runs
  * there.
  */
 import type { Logger } from '../../../../common/src/logger';
-import type { StrategyName } from '../../../../common/src/protocol';
+import { busyError, busyReasons, terminalNotFoundError } from '../errors';
 import { DisposableStore, Emitter, type Disposable } from '../events';
+import type { RunOutput } from '../output/runOutput';
 import { UNKNOWN_ACTIVITY, type ShellActivity } from '../processes/types';
 import { CommandRun, type RunConfig } from '../run/commandRun';
 import { defaultInputPromptConfig } from '../run/inputPromptDetector';
-import type { RunOutput } from '../run/runOutput';
-import { busyError, busyReasons, closedAtStartError, noStrategyError, terminalNotFoundError } from '../run/runReport';
 import type { ShepherdSettings } from '../settings';
-import { prepareCommand, RUNS_DIR_VARIABLE } from './commandText';
 import type { IntegrationFiles } from './integration/integrationFiles';
-import { managedEnv, shepherdLaunch } from './integration/integrationLaunch';
-import { chooseShell, shellInfo, type ShellInfo } from './shellKind';
-import { hasScriptCommand, PtyTerminal } from './pty/ptyTerminal';
-import { strategyChain } from './strategyChain';
-import type { CreateTerminalOptions, ExecutionEndEvent, ExecutionEvent, ShellExecution, ShellTerminal, TerminalCloseEvent, TerminalHost } from './terminalPort';
+import type { StrategyContext } from './strategies/executionStrategy';
+import { openSession, planNewTerminal, type NewTerminal } from './terminalFactory';
+import type { ExecutionEndEvent, ExecutionEvent, ShellExecution, ShellTerminal, TerminalCloseEvent, TerminalHost } from './terminalPort';
+import type { TerminalSession, TerminalSessionEvent } from './terminalSession';
 
 export interface TerminalSessionsDependencies {
   readonly host: TerminalHost;
@@ -31,8 +28,6 @@ export interface TerminalSessionsDependencies {
   /** A run's output pipeline; `stripPromptAndEcho` false where the data has no prompt marks to cut at (the extension-owned terminal). */
   readonly createOutput: (terminalName: string, options?: { readonly stripPromptAndEcho?: boolean }) => RunOutput;
   readonly probeShell: (shellPid: number) => Promise<ShellActivity>;
-  /** Where a new terminal starts when the call gives no cwd; undefined when no folder is open. */
-  readonly workspaceFolder: () => string | undefined;
   readonly logger: Logger;
   readonly now: () => number;
   /** Terminal Shepherd's integration scripts, written where shells can read them (asked for once, when first needed). */
@@ -43,25 +38,6 @@ export interface TerminalSessionsDependencies {
   readonly platform?: NodeJS.Platform;
 }
 
-/** Events other parts (process tracking, views) follow. */
-export type TerminalServiceEvent =
-  | { readonly kind: 'sessionCreated'; readonly session: TerminalSessionView }
-  | { readonly kind: 'runStarted'; readonly session: TerminalSessionView; readonly run: CommandRun }
-  | { readonly kind: 'runStateChanged'; readonly session: TerminalSessionView; readonly run: CommandRun }
-  | { readonly kind: 'sessionClosed'; readonly session: TerminalSessionView };
-
-export interface TerminalSessionView {
-  readonly name: string;
-  readonly shellPid: number | undefined;
-  readonly terminal: ShellTerminal;
-  readonly shell: ShellInfo;
-  readonly strategy: StrategyName;
-  readonly currentRun: CommandRun | undefined;
-  /** Commands the user typed there that still run. */
-  readonly foreignExecutions: ReadonlySet<{ readonly commandLine: string }>;
-  readonly closed: boolean;
-}
-
 /** A terminal reserved for one call while it prepares a run; release() when the run started (or failed to). */
 export interface Reservation {
   readonly session: TerminalSession;
@@ -70,7 +46,6 @@ export interface Reservation {
   release(): void;
 }
 
-const TERMINAL_TITLE_PREFIX = 'Shepherd: ';
 /** After the OS confirmed the shell idle: lets events already queued behind the end arrive. */
 const SETTLE_MS = 2;
 const PROBE_INTERVAL_MS = 50;
@@ -79,52 +54,6 @@ const DRAIN_TIMEOUT_MS = 1000;
 const BUSY_PROBES = 3;
 const BUSY_PROBE_INTERVAL_MS = 100;
 
-export class TerminalSession implements TerminalSessionView {
-  currentRun: CommandRun | undefined;
-  /** Executions of the current run (its own command and cascades it caused). */
-  readonly runExecutions = new Set<ShellExecution>();
-  /** The command line sent for the current run (a start with this line is the run's own). */
-  sentLine: string | undefined;
-  /** Executions the user started by typing, still running. */
-  readonly foreignExecutions = new Set<ShellExecution>();
-  closed = false;
-  /** Set while a call prepares a run, so a concurrent call sees the terminal as taken. */
-  reserved = false;
-  private runSubscription: Disposable | undefined;
-
-  constructor(
-    readonly name: string,
-    readonly terminal: ShellTerminal,
-    readonly shellPid: number | undefined,
-    readonly shell: ShellInfo,
-    readonly strategy: StrategyName,
-    /** The private folder of command files named in the terminal's environment ($TSHEP_R), if any. */
-    readonly runsDir: string | undefined,
-  ) {}
-
-  /** Busy with a run of ours or with a command the user typed. */
-  get busy(): boolean {
-    return (this.currentRun?.active ?? false) || this.foreignExecutions.size > 0;
-  }
-
-  /** Makes `run` the session's run; the previous one is disposed (its result was reported). */
-  replaceRun(run: CommandRun, subscription: Disposable): void {
-    const previous = this.currentRun;
-    this.runSubscription?.dispose();
-    this.currentRun = run;
-    this.runSubscription = subscription;
-    this.runExecutions.clear();
-    previous?.dispose();
-  }
-
-  dispose(): void {
-    this.runSubscription?.dispose();
-    this.currentRun?.dispose();
-    // The extension-owned terminal's processes are ours: they end with the registry.
-    if (this.strategy === 'pseudoterminal') this.terminal.dispose();
-  }
-}
-
 export class TerminalSessions implements Disposable {
   private readonly sessions = new Map<string, TerminalSession>();
   /** Closed sessions keep their last run reachable for terminal_state. */
@@ -132,14 +61,24 @@ export class TerminalSessions implements Disposable {
   private readonly creating = new Map<string, Promise<TerminalSession>>();
   private disposed = false;
   private readonly subscriptions = new DisposableStore();
-  private readonly changeEmitter = new Emitter<TerminalServiceEvent>();
+  private readonly changeEmitter = new Emitter<TerminalSessionEvent>();
   readonly onDidChange = this.changeEmitter.event;
+  private readonly strategyContext: StrategyContext;
 
   constructor(private readonly deps: TerminalSessionsDependencies) {
     const host = deps.host;
     this.subscriptions.add(host.onDidStartExecution((e) => this.onStart(e)));
     this.subscriptions.add(host.onDidEndExecution((e) => this.onEnd(e)));
     this.subscriptions.add(host.onDidCloseTerminal((e) => this.onClose(e)));
+    this.strategyContext = {
+      host,
+      integrationFiles: deps.integrationFiles,
+      probeShell: deps.probeShell,
+      descendants: deps.descendants ?? (() => Promise.resolve([])),
+      platform: this.platform,
+      logger: deps.logger,
+      events: { start: (e) => this.onStart(e), end: (e) => this.onEnd(e), close: (e) => this.onClose(e) },
+    };
   }
 
   /** The open sessions. */
@@ -161,8 +100,21 @@ export class TerminalSessions implements Disposable {
     return session;
   }
 
-  /** The named terminal, created (in `cwd`) if needed, reserved for a new run; refuses a busy one. */
-  async reserve(name: string, cwd: string | undefined): Promise<Reservation> {
+  /** What a terminal opened now would be: its shell and the strategies it would try (no side effect). */
+  planNew(): NewTerminal {
+    return planNewTerminal(this.deps.settings(), this.deps.host, this.platform);
+  }
+
+  /** Why a call cannot start a run in `name` now, as far as known without the OS; undefined when it may try. */
+  busyReason(name: string): string | undefined {
+    return this.creating.has(name) ? busyReasons.starting : this.sessions.get(name)?.busyReason();
+  }
+
+  /**
+   * The named terminal reserved for a new run: the open one when it is idle (a busy one is
+   * refused), else a new one opened as `newTerminal` says, starting in `startIn`.
+   */
+  async reserve(name: string, startIn: string | undefined, newTerminal: NewTerminal): Promise<Reservation> {
     const existing = this.sessions.get(name);
     if (existing) {
       const alive = await this.ensureIdle(existing);
@@ -175,7 +127,7 @@ export class TerminalSessions implements Disposable {
     if (this.creating.has(name)) {
       throw busyError(name, busyReasons.starting);
     }
-    const pending = this.createSession(name, cwd);
+    const pending = this.createSession(name, startIn, newTerminal);
     this.creating.set(name, pending);
     try {
       return this.reservation(await pending, true);
@@ -185,13 +137,11 @@ export class TerminalSessions implements Disposable {
   }
 
   /**
-   * Sends `command` to the session's terminal as a new run: as typed, or as a line that sources
-   * it from a temp file (multi-line commands; see commandText.ts), removed when the run ends.
+   * Sends `command` to the session's terminal as a new run: the line its strategy prepares (as
+   * typed, or sourcing a temp file that is removed when the run ends).
    */
   async startRun(session: TerminalSession, command: string): Promise<CommandRun> {
-    // Files go where the terminal's $TSHEP_R points (the pseudoterminal runs every command from a file of its own).
-    const runsDir = session.strategy === 'pseudoterminal' ? undefined : session.runsDir;
-    const prepared = await prepareCommand(command, session.shell.kind, session.strategy, runsDir);
+    const prepared = await session.strategy.prepareCommand(command, session.shell.kind, session.runsDir);
     const run = this.newRun(session, command);
     const subscriptions = new DisposableStore();
     subscriptions.add(
@@ -237,6 +187,10 @@ export class TerminalSessions implements Disposable {
 
   // ---- creating and reserving -----------------------------------------------------------------
 
+  private get platform(): NodeJS.Platform {
+    return this.deps.platform ?? process.platform;
+  }
+
   private reservation(session: TerminalSession, created: boolean): Reservation {
     session.reserved = true;
     return { session, created, release: () => (session.reserved = false) };
@@ -244,16 +198,9 @@ export class TerminalSessions implements Disposable {
 
   /** Refuses a busy terminal; false when the OS says its shell is gone (the session is dead). */
   private async ensureIdle(session: TerminalSession): Promise<boolean> {
-    if (session.reserved) {
-      throw busyError(session.name, busyReasons.starting);
-    }
-    const run = session.currentRun;
-    if (run?.active) {
-      throw busyError(session.name, busyReasons.run(run));
-    }
-    const typed = [...session.foreignExecutions][0];
-    if (typed) {
-      throw busyError(session.name, busyReasons.typed(typed.commandLine));
+    const reason = session.busyReason();
+    if (reason !== undefined) {
+      throw busyError(session.name, reason);
     }
     if (session.shellPid === undefined && !session.terminal.probeActivity) {
       return true;
@@ -275,131 +222,13 @@ export class TerminalSessions implements Disposable {
     }
   }
 
-  /** Opens a terminal with the first strategy of the shell's chain that works (see strategyChain.ts). */
-  private async createSession(name: string, cwd: string | undefined): Promise<TerminalSession> {
-    const settings = this.deps.settings();
-    const startIn = cwd ?? this.deps.workspaceFolder();
-    const platform = this.deps.platform ?? process.platform;
-    const shell = shellInfo(chooseShell(settings.shellPath, this.deps.host.defaultShell(), platform, process.env.PATH ?? process.env.Path ?? ''));
-    const chain = strategyChain({ kind: shell.kind, vscodeInjection: this.deps.host.vscodeInjectionEnabled(), preference: settings.strategy });
-    const failures: string[] = [];
-    for (const strategy of chain) {
-      const opened = await this.openTerminal(name, strategy, shell, startIn, settings);
-      if ('failure' in opened) {
-        failures.push(`${strategy}: ${opened.failure}`);
-        this.deps.logger.warn(`terminal "${name}": ${strategy} strategy failed (${opened.failure}); trying the next one`);
-        continue;
-      }
-      const { terminal, runsDir } = opened;
-      const shellPid = await terminal.processId();
-      // Checked after the last await: a close event before registration would find no session.
-      if (terminal.closed) {
-        throw closedAtStartError(name);
-      }
-      const session = new TerminalSession(name, terminal, shellPid, shell, strategy, runsDir);
-      this.closedSessions.get(name)?.dispose();
-      this.closedSessions.delete(name);
-      this.sessions.set(name, session);
-      this.deps.logger.info(
-        `terminal "${name}" created (shell ${shell.path ?? 'default'}, pid ${shellPid ?? 'unknown'}, strategy ${strategy}${failures.length > 0 ? ` after ${failures.join('; ')}` : ''})`,
-      );
-      this.changeEmitter.fire({ kind: 'sessionCreated', session });
-      return session;
-    }
-    throw noStrategyError(name, shell.path ?? 'the default shell', failures);
-  }
-
-  /**
-   * A terminal running with `strategy`, or why that strategy did not work here (the terminal is
-   * disposed then). A shell that exits at once fails the whole creation: every strategy needs it.
-   */
-  private async openTerminal(
-    name: string,
-    strategy: StrategyName,
-    shell: ShellInfo,
-    startIn: string | undefined,
-    settings: ShepherdSettings,
-  ): Promise<{ terminal: ShellTerminal; runsDir?: string } | { failure: string }> {
-    const base: CreateTerminalOptions = {
-      name: `${TERMINAL_TITLE_PREFIX}${name}`,
-      reveal: settings.revealOnCreate,
-      ...(startIn !== undefined ? { cwd: startIn } : {}),
-      ...(settings.shellPath ? { shellPath: settings.shellPath } : shell.path !== undefined && shell.path !== this.deps.host.defaultShell() ? { shellPath: shell.path } : {}),
-    };
-    let options: CreateTerminalOptions;
-    switch (strategy) {
-      case 'vscode': {
-        const runsDir = await this.deps.integrationFiles().then(
-          (files) => files.runsDir,
-          () => undefined,
-        );
-        options = { ...base, env: managedEnv(shell.kind, runsDir) };
-        break;
-      }
-      case 'shepherd': {
-        let files: IntegrationFiles;
-        try {
-          files = await this.deps.integrationFiles();
-        } catch (error) {
-          return { failure: `its scripts could not be written (${error instanceof Error ? error.message : String(error)})` };
-        }
-        const launch = shepherdLaunch(shell.kind, files, process.env);
-        if (!launch) return { failure: `no integration script for ${shell.name}` };
-        // The shell is named explicitly so that its arguments apply to it, not to the default profile.
-        options = { ...base, shellPath: shell.path ?? shell.name, ...(launch.shellArgs ? { shellArgs: launch.shellArgs } : {}), env: launch.env };
-        break;
-      }
-      case 'pseudoterminal':
-        return this.openPseudoterminal(name, shell, startIn, settings);
-    }
-    const terminal = this.deps.host.create(options);
-    const ready = await this.deps.host.waitForShellIntegration(terminal, settings.shellIntegrationTimeoutMs);
-    if (ready) {
-      const runsDir = options.env?.[RUNS_DIR_VARIABLE];
-      return runsDir !== undefined ? { terminal, runsDir } : { terminal };
-    }
-    if (terminal.closed) {
-      throw closedAtStartError(name);
-    }
-    terminal.dispose();
-    return { failure: `shell integration did not activate within ${settings.shellIntegrationTimeoutMs} ms` };
-  }
-
-  /** The extension-owned terminal: ready at once (no integration to wait for). */
-  private async openPseudoterminal(
-    name: string,
-    shell: ShellInfo,
-    startIn: string | undefined,
-    settings: ShepherdSettings,
-  ): Promise<{ terminal: ShellTerminal } | { failure: string }> {
-    let files: IntegrationFiles;
-    try {
-      files = await this.deps.integrationFiles();
-    } catch (error) {
-      return { failure: `no private folder for its command files (${error instanceof Error ? error.message : String(error)})` };
-    }
-    const platform = this.deps.platform ?? process.platform;
-    const terminal = new PtyTerminal(
-      {
-        name: `${TERMINAL_TITLE_PREFIX}${name}`,
-        shell: shell.path !== undefined ? shell : shellInfo(platform === 'win32' ? 'cmd.exe' : '/bin/sh'),
-        cwd: startIn,
-        env: managedEnv(shell.kind, files.runsDir),
-        runsDir: files.runsDir,
-        platform,
-        hasScript: hasScriptCommand(platform),
-      },
-      {
-        createPseudoterminal: (title, behaviour) => this.deps.host.createPseudoterminal(title, behaviour, settings.revealOnCreate),
-        probeShell: this.deps.probeShell,
-        descendants: this.deps.descendants ?? (() => Promise.resolve([])),
-        onDidStart: (t, execution) => this.onStart({ terminal: t, execution }),
-        onDidEnd: (t, execution, exitCode) => this.onEnd({ terminal: t, execution, exitCode }),
-        onDidClose: (t, exitCode, reason) => this.onClose({ terminal: t, exitCode, reason }),
-        logger: this.deps.logger,
-      },
-    );
-    return { terminal };
+  private async createSession(name: string, startIn: string | undefined, newTerminal: NewTerminal): Promise<TerminalSession> {
+    const session = await openSession(name, newTerminal, startIn, this.deps.settings(), this.strategyContext);
+    this.closedSessions.get(name)?.dispose();
+    this.closedSessions.delete(name);
+    this.sessions.set(name, session);
+    this.changeEmitter.fire({ kind: 'sessionCreated', session });
+    return session;
   }
 
   /** The OS's view of the session's shell, or the terminal's own where it knows better. */
@@ -414,10 +243,8 @@ export class TerminalSessions implements Disposable {
       input: defaultInputPromptConfig,
       drainTimeoutMs: DRAIN_TIMEOUT_MS,
     };
-    // In the extension-owned terminal every byte is the command's own: a marker a program prints
-    // must not hide what follows it.
-    const output = this.deps.createOutput(session.name, { stripPromptAndEcho: session.strategy !== 'pseudoterminal' });
-    return new CommandRun(command, session.name, session.shellPid, session.strategy, output, config, {
+    const output = this.deps.createOutput(session.name, { stripPromptAndEcho: session.strategy.stripsPromptAndEcho });
+    return new CommandRun(command, session.name, session.shellPid, session.strategy.name, output, config, {
       now: this.deps.now,
       probeShell: () => this.probe(session),
       logger: this.deps.logger,

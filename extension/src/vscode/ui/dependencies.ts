@@ -3,7 +3,7 @@ import type { Logger } from '../../../../common/src/logger';
 import type { DevServer } from '../../../../common/src/protocol';
 import type { ProcessLedger } from '../../core/ledger/api';
 import type { OrphanPolicy } from '../../core/settings';
-import type { TerminalService } from '../../core/terminals/terminalService';
+import type { TerminalService } from '../../core/service/terminalService';
 
 export interface ProcessUiDependencies {
   /** The parts of the ledger the UI uses (a full ProcessLedger fits). */

@@ -6,9 +6,8 @@
  * next command, and the shell's exit status as the run's exit code.
  */
 import { pwshFileText } from '../commandText';
+import { posixQuote } from '../shellCommands';
 import type { ShellKind } from '../shellKind';
-
-const posixQuote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
 
 export interface PtyCommandInput {
   readonly command: string;

@@ -1,4 +1,4 @@
-/** What a run needs from its output pipeline (implemented by core/output/outputCapture). */
+/** What a run needs from its output pipeline (implemented by outputCapture.ts; used by run/ and servers/). */
 import type { Event } from '../events';
 
 export interface RunOutputSnapshot {

@@ -4,17 +4,16 @@
  * integration where a script of ours covers the shell, and the extension-owned pseudoterminal,
  * which needs no shell hooks at all, last. Pure, so every choice is unit-tested.
  */
-import type { StrategyName } from '../../../../common/src/protocol';
-import type { ShellKind } from './shellKind';
-
-export type StrategyPreference = 'auto' | StrategyName;
+import type { StrategyName } from '../../../../../common/src/protocol';
+import type { StrategySetting } from '../../../../../common/src/settings';
+import type { ShellKind } from '../shellKind';
 
 export interface ChainInput {
   readonly kind: ShellKind;
   /** terminal.integrated.shellIntegration.enabled: VS Code injects its scripts. */
   readonly vscodeInjection: boolean;
   /** terminalShepherd.terminal.strategy: where to start; later tiers stay as fallbacks. */
-  readonly preference: StrategyPreference;
+  readonly preference: StrategySetting;
 }
 
 /** Shells VS Code injects its integration into (bash, zsh, fish, pwsh). */

@@ -1,0 +1,84 @@
+/**
+ * What a user or an agent reads about dev servers and watchers: ready (what answered, how to use
+ * and stop it), not ready in time (what was and was not seen), already running (nothing started
+ * twice) and a port a start failed on (who holds it, and the next step for each kind of holder).
+ */
+import { formatDuration } from '../../../../common/src/format';
+import type { DevServer, PortConflict, ReadyInfo, StrategyName, TerminalRunResult } from '../../../../common/src/protocol';
+import { quoteName, stopCall, waitCall } from '../nextSteps';
+import { isAcceptedStatus } from './probe';
+import type { ReadySeen } from './readiness';
+
+/** Status running with `ready`: what answered, and how to use and stop it. */
+export function readyMessage(terminal: string, info: ReadyInfo): string {
+  const where = info.urls.length > 0 ? info.urls.join(', ') : info.ports.length > 0 ? `port ${info.ports.join(', ')}` : undefined;
+  const how =
+    info.via === 'http' && info.http
+      ? `${info.http.url} answered HTTP ${info.http.status}${isAcceptedStatus(info.http.status) ? '' : ' (not a success status: the page may be broken, the server is up)'}`
+      : info.via === 'tcp'
+        ? `port ${info.ports.join(', ')} accepts connections${info.urls.length > 0 ? ' but gave no HTTP answer in time (it may still be compiling)' : ' (not HTTP)'}`
+        : info.via === 'pattern'
+          ? `the output matched readyPattern: ${JSON.stringify(info.line ?? '')}`
+          : `it printed its ready line ${JSON.stringify(info.line ?? '')} and listens on no port`;
+  return (
+    `Ready after ${formatDuration(info.waitedMs)}: ${how}.${where && info.via !== 'tcp' ? ` Use ${where}.` : ''} ` +
+    `It keeps running in terminal ${quoteName(terminal)}: terminal_state {name: ${quoteName(terminal)}} shows its output, ${stopCall(terminal)} stops it.`
+  );
+}
+
+/** Timeout in ready mode: what was and was not seen, and that the command keeps running. */
+export function notReadyMessage(terminal: string, timeoutMs: number, seen: ReadySeen): string {
+  const facts: string[] = [];
+  if (seen.line !== undefined) facts.push(`it printed ${JSON.stringify(seen.line)}`);
+  facts.push(seen.ports.length > 0 ? `its processes listen on ${seen.ports.join(', ')} but no probe got an answer` : 'none of its processes listens on a TCP port');
+  const hint =
+    seen.ports.length === 0 && seen.line !== undefined
+      ? ' If it serves from elsewhere (a container) or is a watcher, pass readyPattern with the line that means ready.'
+      : seen.ports.length === 0
+        ? ' If it is a watcher without a port, pass readyPattern with the line that means ready.'
+        : '';
+  return (
+    `Not ready after ${formatDuration(timeoutMs)}: ${facts.join('; ')}.${hint} The command keeps running in terminal ${quoteName(terminal)}: ` +
+    `wait more with ${waitCall(terminal)}, look at its processes with list_processes, stop it with ${stopCall(terminal)} or kill_process.`
+  );
+}
+
+/** Status already_running: the tail of the running server's output, and what to do instead of a second copy. */
+export function alreadyRunningResult(server: DevServer, tail: string, strategy: StrategyName): TerminalRunResult {
+  const terminal = server.terminal ?? 'default';
+  const where = server.urls.length > 0 ? ` at ${server.urls.join(', ')}` : server.ports.length > 0 ? ` on port ${server.ports.join(', ')}` : '';
+  return {
+    status: 'already_running',
+    output: tail,
+    name: terminal,
+    command: server.command,
+    durationMs: server.uptimeMs,
+    strategy,
+    server,
+    message:
+      `Not started again: \`${server.command}\` already runs in terminal ${quoteName(terminal)}${server.pid !== undefined ? ` (pid ${server.pid})` : ''}${where}, ` +
+      `started ${formatDuration(server.uptimeMs)} ago${server.cwd ? ` in ${server.cwd}` : ''}. Use it as it is; ` +
+      `terminal_state {name: ${quoteName(terminal)}} shows its output. To replace it, call terminal_run again with restart: true ` +
+      `(its process tree is killed first), or stop it with ${stopCall(terminal)}.`,
+  };
+}
+
+/** Why a start failed on a taken port, naming who holds it and what to do. */
+export function portConflictMessage(conflict: PortConflict): string {
+  const port = conflict.port;
+  if (conflict.holders.length === 0) {
+    return `Port ${port} is taken, by a process this user cannot see (another user's, or a system service). Run it on another port, or free ${port} first.`;
+  }
+  const lines = conflict.holders.map((h) => {
+    const who = `${h.name || 'process'} (pid ${h.pid}${h.commandLine ? `: ${h.commandLine}` : ''})`;
+    switch (h.owner) {
+      case 'ledger':
+        return `${who} holds it, started from Terminal Shepherd terminal ${quoteName(h.terminal ?? '')}. Use that server, or stop it (kill_process {pid: ${h.pid}}, or terminal_run with restart: true for the same command) and retry.`;
+      case 'orphan':
+        return `${who} holds it, left running by an earlier VS Code window (terminal ${quoteName(h.terminal ?? '')}). End it with kill_process {pid: ${h.pid}} (or kill_orphans) and retry.`;
+      default:
+        return `${who} holds it; Terminal Shepherd did not start it and will not kill it. Stop it yourself (or ask the user to), or run this on another port.`;
+    }
+  });
+  return `Port ${port} is already in use. ${lines.join(' ')}`;
+}

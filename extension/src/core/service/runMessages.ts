@@ -1,0 +1,100 @@
+/**
+ * The notes a run's result carries: what its status means and the next step (structured clients
+ * read only this), and the caveats of an honest result (ended early, a nested shell, a timeout,
+ * a cancellation).
+ */
+import { formatDuration } from '../../../../common/src/format';
+import type { RunStatus } from '../../../../common/src/protocol';
+import { quoteName, stopCall, waitCall } from '../nextSteps';
+import type { RunState } from '../run/runState';
+
+/** The next step for a status that is not final, or a caveat; undefined when the result speaks for itself. */
+export function statusMessage(terminal: string, state: RunState, status: RunStatus, exitCode: number | undefined): string | undefined {
+  const name = quoteName(terminal);
+  switch (status) {
+    case 'terminal_closed':
+      return terminalEndMessage(name, state);
+    case 'waiting_for_input':
+      return `The command waits for input. Answer with terminal_input {name: ${name}, text: "..."}, or stop it with ${stopCall(terminal)}.`;
+    case 'running':
+      return `It keeps running. Check on it with terminal_state {name: ${name}} (wait: true blocks until it ends), stop it with ${stopCall(terminal)}.`;
+    case 'completed':
+      return exitCode === undefined
+        ? 'The shell did not report an exit code (the command was interrupted, or the shell integration script did not report it).'
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The program name when the foreground job is a shell or remote session of its own (no shell integration inside). */
+export function nestedSession(foregroundCommand: string | undefined): string | undefined {
+  const program = foregroundCommand?.trim().split(/\s+/)[0]?.split('/').pop()?.replace(/^-/, '');
+  return program && /^((ba|z|fi|da|k|mk|tc|c|a)?sh|ssh|mosh|telnet|docker|podman|kubectl|su|sudo|nsenter|chroot|tmux|screen)$/.test(program) ? program : undefined;
+}
+
+/** What an agent can and cannot know inside a nested shell or remote session, and what to do. */
+export function nestedSessionMessage(terminal: string, program: string): string {
+  const name = quoteName(terminal);
+  return (
+    `\`${program}\` waits for input: a shell or session of its own, where Terminal Shepherd's shell integration does not reach. ` +
+    'Commands typed there with terminal_input return when their output goes quiet at a prompt, without an exit code (none is invented). ' +
+    `Type \`exit\` (terminal_input {name: ${name}, text: "exit"}) to leave it; the run then completes with its exit code. ` +
+    'To run a command remotely with an exit code, pass it as an argument (ssh host \'cmd\', docker exec ctr cmd).'
+  );
+}
+
+/** The shell integration reported the end while the command still ran (a program printed an end marker). */
+export function endedEarlyMessage(terminal: string): string {
+  return (
+    `The shell integration reported this command's end while it was still running (most likely the program printed an end marker, ESC ] 633 ; D, of its own), ` +
+    `so output after that point is missing here (terminal ${quoteName(terminal)} shows it) and the exit code is unknown. ` +
+    'To capture everything, filter escape sequences out of the output (for example `... | cat -v`), or run it in a terminal with the setting terminalShepherd.terminal.strategy "pseudoterminal".'
+  );
+}
+
+function terminalEndMessage(name: string, state: RunState): string {
+  const again = `terminal_run with the name ${name} starts a new terminal.`;
+  switch (state.kind === 'terminal_closed' ? state.end : 'closed') {
+    case 'shell_exit':
+      return `The shell of terminal ${name} exited before the command finished (the exit code is the shell's). ${again}`;
+    case 'user':
+      return `Terminal ${name} was closed by the user before the command finished. ${again}`;
+    case 'window':
+      return (
+        `Terminal ${name} closed because the VS Code window is closing or reloading; the command ended with it. ` +
+        'Once the window is back, check with terminal_list and list_processes, and run the command again if it is still needed.'
+      );
+    case 'shell_gone':
+      return (
+        `The shell of terminal ${name} is gone (it exited or was killed) before the command finished. VS Code kept the terminal ` +
+        `without reporting the shell's exit, so no exit code is given; the terminal was closed. ${again}`
+      );
+    case 'unreported_exit':
+      return (
+        `Terminal ${name} closed because its shell ended before the command finished. VS Code reported exit code 0, which it also ` +
+        `reports for a shell killed by a signal, so no exit code is given. ${again}`
+      );
+    default:
+      return `Terminal ${name} was closed before the command finished. ${again}`;
+  }
+}
+
+export function timeoutMessage(terminal: string, timeoutMs: number): string {
+  return (
+    `Still running after ${formatDuration(timeoutMs)}; the command keeps running in terminal ${quoteName(terminal)}. ` +
+    `Wait more with ${waitCall(terminal)}, or stop it with ${stopCall(terminal)}.`
+  );
+}
+
+export function cancelledMessage(terminal: string, stillRunning: boolean, waitedMs: number): string {
+  const still = stillRunning
+    ? ` The command did not stop within ${formatDuration(waitedMs)} of Ctrl+C and may still be running; check with terminal_state.`
+    : '';
+  return `Cancelled by the client: Ctrl+C was sent to terminal ${quoteName(terminal)}.${still}`;
+}
+
+/** The full output of a truncated result could not be written to its log file. */
+export function unsavedOutputNote(reason: string): string {
+  return `The full output could not be saved under .devtools/logs (${reason}); only its head and tail are here.`;
+}

@@ -1,0 +1,69 @@
+/**
+ * The one place a run becomes a tool result: its status (which may differ from the run's own
+ * state: `timeout`, `running` in background mode, `cancelled`), output, exit code, and one
+ * message composed from notes (why it failed, what the status means, caveats), never overwritten.
+ */
+import type { PortConflict, ReadyInfo, RunStatus, TerminalRunResult } from '../../../../common/src/protocol';
+import type { CommandRun } from '../run/commandRun';
+import { exitCodeOf } from '../run/runState';
+import { portConflictMessage } from '../servers/serverReport';
+import { endedEarlyMessage, nestedSession, nestedSessionMessage, statusMessage, unsavedOutputNote } from './runMessages';
+
+export interface ResultDetails {
+  /** What the status means here, instead of the status's own note (a timeout, ready, cancelled). */
+  readonly note?: string;
+  /** waitMode "ready": what showed the run ready. */
+  readonly ready?: ReadyInfo;
+  /** The command failed on a taken port: who holds it (its note goes first). */
+  readonly portConflict?: PortConflict;
+}
+
+export async function runResult(run: CommandRun, status: RunStatus, details: ResultDetails = {}): Promise<TerminalRunResult> {
+  const snap = await run.outputSnapshot();
+  const state = run.state;
+  const exitCode = exitCodeOf(state);
+  const result: TerminalRunResult = {
+    status,
+    output: snap.output,
+    name: run.terminalName,
+    command: run.command,
+    durationMs: run.durationMs,
+    strategy: run.strategy,
+  };
+  if (exitCode !== undefined && (status === 'completed' || status === 'terminal_closed' || status === 'cancelled')) {
+    result.exitCode = exitCode;
+  }
+  if (status === 'waiting_for_input' && state.kind === 'waiting_for_input') {
+    result.prompt = state.prompt;
+  }
+  if (run.shellPid !== undefined) {
+    result.pid = run.shellPid;
+  }
+  if (snap.truncated) {
+    result.truncated = true;
+  }
+  if (snap.outputFile) {
+    result.outputFile = snap.outputFile;
+  }
+  if (details.ready) {
+    result.ready = details.ready;
+  }
+  if (details.portConflict) {
+    result.portConflict = details.portConflict;
+  }
+  const nested = status === 'waiting_for_input' ? nestedSession(run.foregroundCommand) : undefined;
+  const notes = [
+    details.portConflict && portConflictMessage(details.portConflict),
+    details.note ??
+      (state.kind === 'completed' && state.endedEarly
+        ? endedEarlyMessage(run.terminalName)
+        : nested
+          ? nestedSessionMessage(run.terminalName, nested)
+          : statusMessage(run.terminalName, state, status, exitCode)),
+    snap.truncated && snap.outputFileError !== undefined ? unsavedOutputNote(snap.outputFileError) : undefined,
+  ].filter((note): note is string => typeof note === 'string' && note.length > 0);
+  if (notes.length > 0) {
+    result.message = notes.join(' ');
+  }
+  return result;
+}

@@ -1,0 +1,51 @@
+/**
+ * Terminal Shepherd's own shell integration (bash, zsh, fish and the sh family), emitting VS
+ * Code's sequences where VS Code's did not activate.
+ *
+ * - VS Code cannot trust the command line the shell reports (it has no nonce of VS Code's), so it
+ *   reads the line from the screen and pairs it with executeCommand's execution only if they are
+ *   equal; a line that wraps or has a right prompt after it becomes another execution whose first
+ *   output is lost. Long lines are therefore sourced from a file, so what is typed stays short.
+ * - sh-family shells have no pre-execution hook, so the line prints the C mark itself before the
+ *   command runs; the command goes through `eval` so that even a syntax error is reported after C,
+ *   with its message and exit code.
+ */
+import { hasLineBreaks, LONG_LINE_CHARS, plainSourceLine, prepareCommand, type CommandLines } from '../commandText';
+import { shepherdLaunch } from '../integration/integrationLaunch';
+import { posixQuote } from '../shellCommands';
+import { baseTerminalOptions, describeError, openIntegratedTerminal, type ExecutionStrategy } from './executionStrategy';
+
+/** The sh-family integration's function that prints the C mark. */
+const C_MARK = '__tshep_c';
+
+export const shepherdCommandLines: CommandLines = {
+  needsScriptFile: (command) => hasLineBreaks(command) || command.length > LONG_LINE_CHARS,
+  typedLine: (kind, command) => (kind === 'sh' ? `${C_MARK}; eval ${posixQuote(command)}` : command),
+  sourceLine: (kind, name) => (kind === 'sh' ? `${C_MARK}; ${plainSourceLine(kind, name)}` : plainSourceLine(kind, name)),
+};
+
+export const shepherdStrategy: ExecutionStrategy = {
+  name: 'shepherd',
+  stripsPromptAndEcho: true,
+  ownsProcesses: false,
+  async open(request, context) {
+    let files;
+    try {
+      files = await context.integrationFiles();
+    } catch (error) {
+      return { failure: `its scripts could not be written (${describeError(error)})` };
+    }
+    const { shell } = request;
+    const launch = shepherdLaunch(shell.kind, files, process.env);
+    if (!launch) return { failure: `no integration script for ${shell.name}` };
+    // The shell is named explicitly so that its arguments apply to it, not to the default profile.
+    const options = {
+      ...baseTerminalOptions(request, context.host),
+      shellPath: shell.path ?? shell.name,
+      ...(launch.shellArgs ? { shellArgs: launch.shellArgs } : {}),
+      env: launch.env,
+    };
+    return openIntegratedTerminal(options, request, context);
+  },
+  prepareCommand: (command, kind, runsDir) => prepareCommand(shepherdCommandLines, command, kind, runsDir),
+};

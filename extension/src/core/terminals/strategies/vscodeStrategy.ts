@@ -1,0 +1,29 @@
+/**
+ * VS Code's own shell integration (bash, zsh, fish, pwsh where VS Code injects it): VS Code
+ * reports every execution with its command line, so a line of any length is typed as is; only a
+ * command with line breaks (or any PowerShell command) goes through a file.
+ */
+import { hasLineBreaks, plainSourceLine, prepareCommand, type CommandLines } from '../commandText';
+import { managedEnv } from '../integration/integrationLaunch';
+import { baseTerminalOptions, openIntegratedTerminal, type ExecutionStrategy } from './executionStrategy';
+
+export const vscodeCommandLines: CommandLines = {
+  needsScriptFile: (command) => hasLineBreaks(command),
+  typedLine: (_kind, command) => command,
+  sourceLine: plainSourceLine,
+};
+
+export const vscodeStrategy: ExecutionStrategy = {
+  name: 'vscode',
+  stripsPromptAndEcho: true,
+  ownsProcesses: false,
+  async open(request, context) {
+    // The private folder is a convenience here (multi-line commands): without it they are typed as is.
+    const runsDir = await context.integrationFiles().then(
+      (files) => files.runsDir,
+      () => undefined,
+    );
+    return openIntegratedTerminal({ ...baseTerminalOptions(request, context.host), env: managedEnv(request.shell.kind, runsDir) }, request, context);
+  },
+  prepareCommand: (command, kind, runsDir) => prepareCommand(vscodeCommandLines, command, kind, runsDir),
+};
