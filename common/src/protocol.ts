@@ -94,6 +94,8 @@ export const runStatusSchema = z.enum([
   'terminal_closed',
   /** waitMode "background" or "ready": the same command already runs in that directory; nothing was started. */
   'already_running',
+  /** A test runner or build turned watcher finished a cycle (see `watch`); it keeps watching. */
+  'watching',
 ]);
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
@@ -157,6 +159,41 @@ export const portConflictSchema = z.object({
 });
 export type PortConflict = z.infer<typeof portConflictSchema>;
 
+/** The call that continues from a result, exactly as a model should make it (a tool and its arguments). */
+export const nextCallSchema = z.object({ tool: z.string(), arguments: z.record(z.string(), z.unknown()) });
+export type NextCall = z.infer<typeof nextCallSchema>;
+
+/** A watcher's last completed cycle (status watching): what ran, its counts, and how to go on. */
+export const watchCycleSchema = z.object({
+  /** The watcher as recognised (vitest, jest, tsc --watch, ...). */
+  tool: z.string(),
+  /** Cycles completed since the command started, this one included. */
+  cycle: z.number().int().positive(),
+  /** The cycle's summary lines as the terminal shows them. */
+  summary: z.array(z.string()),
+  passed: z.number().int().nonnegative().optional(),
+  failed: z.number().int().nonnegative().optional(),
+  skipped: z.number().int().nonnegative().optional(),
+  errors: z.number().int().nonnegative().optional(),
+  warnings: z.number().int().nonnegative().optional(),
+  /** How to stop it, and how to run it again without editing a file. */
+  stop: z.string(),
+  rerun: z.string(),
+});
+export type WatchCycle = z.infer<typeof watchCycleSchema>;
+
+/** An earlier run of the terminal whose end no call reported (its call was cancelled, or returned before it ended). */
+export const previousRunSchema = z.object({
+  command: z.string(),
+  status: runStatusSchema,
+  exitCode: z.number().int().optional(),
+  durationMs: z.number().int().nonnegative(),
+  /** The last lines of its output. */
+  output: z.string(),
+  outputFile: z.string().optional(),
+});
+export type PreviousRun = z.infer<typeof previousRunSchema>;
+
 /** The TerminalRunResult every run tool returns: the result of terminal/run, terminal/state and terminal/input. */
 export const terminalRunResultSchema = z.object({
   status: runStatusSchema,
@@ -178,6 +215,12 @@ export const terminalRunResultSchema = z.object({
   server: devServerSchema.optional(),
   /** The command failed because a TCP port was taken: who holds it. */
   portConflict: portConflictSchema.optional(),
+  /** The command still runs (the client's deadline came first, a timeout, a watcher): the call that waits on. */
+  nextCall: nextCallSchema.optional(),
+  /** Status watching: the watcher's last completed cycle. */
+  watch: watchCycleSchema.optional(),
+  /** terminal_run: the terminal's earlier run ended while no call waited on it; how it ended. */
+  previous: previousRunSchema.optional(),
 });
 export type TerminalRunResult = z.infer<typeof terminalRunResultSchema>;
 
@@ -270,6 +313,14 @@ export const requestMetaSchema = z
   .object({
     /** The client wants terminal/progress notifications for this request, tagged with this id. */
     progressId: z.string().min(1).max(64).optional(),
+    /** The MCP client the call came from (its clientInfo): for the log, and for its deadline. */
+    client: z.object({ name: z.string().max(200), version: z.string().max(100) }).strict().optional(),
+    /** How long that client lets a tool call run before it cuts it (ms), when the MCP server knows; otherwise a setting says. */
+    clientDeadlineMs: z.number().int().positive().optional(),
+    /** Where clientDeadlineMs comes from (a client's documented default, its environment). */
+    deadlineSource: z.string().max(300).optional(),
+    /** The call runs as an MCP task: the client follows it to its result, so no deadline applies. */
+    task: z.boolean().optional(),
   })
   .strict();
 export type RequestMeta = z.infer<typeof requestMetaSchema>;

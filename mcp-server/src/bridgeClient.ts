@@ -63,6 +63,8 @@ export interface BridgeClientOptions {
 export interface RequestOptions {
   readonly signal?: AbortSignal;
   readonly onProgress?: (update: ProgressNotification) => void;
+  /** What the window learns about the call besides its params: the client, its deadline, an MCP task. */
+  readonly meta?: Omit<RequestMeta, 'progressId'>;
 }
 
 interface Connection {
@@ -101,7 +103,7 @@ export class BridgeClient {
     }
     // Positional params [params, meta]: progress is asked for beside the params, never inside them
     // (every method's params are strict).
-    const meta: RequestMeta = progressId ? { progressId } : {};
+    const meta: RequestMeta = { ...options.meta, ...(progressId ? { progressId } : {}) };
     try {
       const raw = await new Promise<unknown>((resolve, reject) => {
         const onClose = (): void => reject(new BridgeError(BridgeErrorCode.ConnectionLost, CONNECTION_LOST));

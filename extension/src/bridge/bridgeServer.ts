@@ -27,12 +27,15 @@ import {
   type MethodKey,
   type ParamsOf,
   type ProgressNotification,
+  type RequestMeta,
   type ResultOf,
 } from '../../../common/src/protocol';
 import { ShepherdError } from '../core/errors';
 
 export interface RequestContext {
   readonly signal: AbortSignal;
+  /** What the MCP server said about its client (name, deadline, an MCP task), beside the params. */
+  readonly meta: Omit<RequestMeta, 'progressId'>;
   /** Sends terminal/progress to the caller when it asked for progress; a no-op otherwise. */
   readonly progress: (update: Omit<ProgressNotification, 'progressId'>) => void;
 }
@@ -230,12 +233,13 @@ function serveConnection(socket: net.Socket, token: string, options: BridgeServe
         );
       }
       const { params, meta } = parsed;
-      const progressId = meta.progressId;
+      const { progressId, ...about } = meta;
       logger.debug(`bridge: ${method.name}${progressId !== undefined ? ' (progress asked)' : ''}`);
       const abort = new AbortController();
       const onCancel = cancel.onCancellationRequested(() => abort.abort());
       const context: RequestContext = {
         signal: abort.signal,
+        meta: about,
         progress: (update) => {
           if (progressId !== undefined && !abort.signal.aborted) {
             void connection

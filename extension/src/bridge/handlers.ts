@@ -17,7 +17,7 @@ export interface HandlerDependencies {
   readonly stacks: WorkspaceStacks;
 }
 
-const callOptions = (context: RequestContext) => ({ signal: context.signal, onProgress: context.progress });
+const callOptions = (context: RequestContext) => ({ signal: context.signal, onProgress: context.progress, meta: context.meta });
 
 export function createBridgeHandlers(deps: HandlerDependencies): BridgeHandlers {
   return {

@@ -1,8 +1,9 @@
 /**
- * The log file that receives a run's whole rendered output once it outgrows the result limit, and
- * the housekeeping around it (file names, pruning old logs). Text is batched into large writes on
- * a stream; `drain()` lets a caller wait out the stream's buffer, so memory stays bounded by the
- * batch size plus what the disk has not taken yet, never by the output size.
+ * The log file that receives a run's whole rendered output once it outgrows the result limit (or
+ * the run lasts), and the housekeeping around it (file names, pruning old logs). Text is batched
+ * into large writes on a stream, and a batch never waits longer than FLUSH_MS, so a window that
+ * dies mid-run leaves the log readable up to then; `drain()` lets a caller wait out the stream's
+ * buffer, so memory stays bounded by the batch size plus what the disk has not taken yet.
  */
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
@@ -11,6 +12,8 @@ import { finished } from 'node:stream/promises';
 import { DEVTOOLS_DIR } from '../../../../common/src/bridgeDiscovery';
 
 const BATCH_CHARS = 64 * 1024;
+/** Longest a batch waits before it is handed to the disk. */
+export const FLUSH_MS = 500;
 
 export class LogFileWriter {
   private readonly stream: fs.WriteStream;
@@ -21,6 +24,7 @@ export class LogFileWriter {
   private wroteText = false;
   private failure: Error | undefined;
   private closing: Promise<void> | undefined;
+  private flushTimer: NodeJS.Timeout | undefined;
 
   /** Opens (truncates) the file, creating its directory. Throws if the directory cannot be made. */
   constructor(readonly path: string) {
@@ -86,6 +90,7 @@ export class LogFileWriter {
         this.push('\n');
       }
       this.writeBatch();
+      clearTimeout(this.flushTimer);
       this.stream.end();
       try {
         await finished(this.stream);
@@ -101,10 +106,17 @@ export class LogFileWriter {
     this.batchChars += text.length;
     if (this.batchChars >= BATCH_CHARS) {
       this.writeBatch();
+    } else if (!this.flushTimer && !this.closing) {
+      this.flushTimer = setTimeout(() => {
+        this.flushTimer = undefined;
+        this.writeBatch();
+      }, FLUSH_MS);
     }
   }
 
   private writeBatch(): void {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
     if (this.batchChars === 0) {
       return;
     }
