@@ -84,7 +84,7 @@ export class OutputCapture implements RunOutput {
     this.limit = clampSetting(settingsTable['output.limitChars'], options.limitChars);
     this.highWater = options.highWaterChars ?? 8 * 1024 * 1024;
     this.logger = options.logger;
-    this.spill = new OutputSpill(options);
+    this.spill = new OutputSpill({ ...options, screen: () => (this.closing ? '' : this.screenText()) });
     this.stream = new BoundedOutput(this.limit, this.spill);
     this.renderer = new TerminalRenderer({
       onOutput: (text) => this.stream.append(text),
@@ -123,7 +123,8 @@ export class OutputCapture implements RunOutput {
   async flush(): Promise<void> {
     await this.renderer.flush();
     this.reportRendererError();
-    if (this.spill.bufferedChars >= this.highWater) {
+    // The disk gets half the allowance: output that outruns it waits here, not in memory.
+    if (this.spill.bufferedChars >= this.highWater / 2) {
       await this.spill.drain();
     }
   }

@@ -9,8 +9,10 @@ import type { Logger } from '../../../../common/src/logger';
 import { LogFileWriter } from './logFile';
 
 export interface OutputSpillOptions {
-  /** Path of the log file, asked for once, when the output first exceeds the limit. */
+  /** Path of the log file, asked for once, when the output first exceeds the limit (or the run lasts). */
   readonly logFilePath?: () => string;
+  /** The text still on the terminal's screen: the log file's tail while the run goes on. */
+  readonly screen?: () => string;
   readonly logger?: Logger;
   /** Called once when the log file cannot be created or written (the user is told elsewhere). */
   readonly onLogFileFailure?: (path: string, error: Error) => void;
@@ -29,7 +31,7 @@ export class OutputSpill {
     }
     const path = this.options.logFilePath();
     try {
-      this.file = new LogFileWriter(path);
+      this.file = new LogFileWriter(path, this.options.screen);
       this.file.append(streamSoFar);
     } catch (error) {
       this.fail(path, error instanceof Error ? error : new Error(String(error)));

@@ -28,6 +28,8 @@ export interface Watcher {
   readonly summary: readonly RegExp[];
   /** The line the counts come from (its last match); the summary lines when absent. */
   readonly counts?: RegExp;
+  /** Counts its own way, from the counts line (Karma states only what failed). */
+  readonly count?: (line: string) => Counts;
   /** Stops it; Ctrl+C when absent. */
   readonly stop?: WatchKey;
   /** Runs the cycle again without a file change; saving a watched file when absent. */
@@ -75,17 +77,35 @@ export const WATCHERS: readonly Watcher[] = [
   },
   { tool: 'node --watch', banner: /^(Completed|Failed) running '.+'/, within: 1, when: nodeWatch, summary: [/^(Completed|Failed) running '.+'/] },
   { tool: 'cargo watch', banner: /^\[Finished running\. Exit status: \d+\]$/i, within: 1, restart: /^\[Running '/, summary: [/^test result: /, /^error(\[E\d+\])?: /, /^\[Finished running\./i], counts: /^test result: / },
-  { tool: 'ng test (Karma)', banner: /\bExecuted \d+ of \d+\b.*\b(SUCCESS|FAILED|ERROR)\b/, within: 3, when: ngTest, summary: [/\bExecuted \d+ of \d+\b/, /^TOTAL: /] },
+  {
+    tool: 'ng test (Karma)',
+    // "Chrome Headless ...: Executed 5 of 5 (1 FAILED) (0.021 secs / 0.015 secs)", "... Executed 5 of 5 SUCCESS (...)"
+    banner: /\bExecuted \d+ of \d+\b.*\b(SUCCESS|FAILED|ERROR)\b/,
+    within: 3,
+    when: ngTest,
+    summary: [/\bExecuted \d+ of \d+\b/],
+    counts: /\bExecuted \d+ of \d+\b/,
+    count: (line) => {
+      const m = /\bExecuted (\d+) of \d+(?: \((\d+) FAILED\))?(?:.*\(skipped (\d+)\))?/.exec(line);
+      if (!m) return {};
+      const failed = Number(m[2] ?? 0);
+      return { passed: Number(m[1]) - failed, failed, ...(m[3] !== undefined ? { skipped: Number(m[3]) } : {}) };
+    },
+  },
 ];
 
-export interface CycleEnd {
-  readonly watcher: Watcher;
-  readonly summary: string[];
+/** What a cycle's summary counts. */
+export interface Counts {
   readonly passed?: number;
   readonly failed?: number;
   readonly skipped?: number;
   readonly errors?: number;
   readonly warnings?: number;
+}
+
+export interface CycleEnd extends Counts {
+  readonly watcher: Watcher;
+  readonly summary: string[];
 }
 
 /**
@@ -115,14 +135,14 @@ function summarize(watcher: Watcher, lines: readonly string[]): Omit<CycleEnd, '
     if (i >= 0) found.add(i);
   }
   const summary = [...found].sort((a, b) => a - b).map((i) => lines[i]!.trim());
-  const countLine = watcher.counts ? lines[lastIndex(lines, watcher.counts)] : summary.join('\n');
-  return { summary, ...countsIn(countLine?.trim() ?? '') };
+  const countLine = (watcher.counts ? lines[lastIndex(lines, watcher.counts)] : summary.join('\n'))?.trim() ?? '';
+  return { summary, ...(watcher.count ?? countsIn)(countLine) };
 }
 
 const COUNT = /(\d+)\s+(passed|failed|skipped|todo|pending|ignored|errors?|warnings?|SUCCESS|FAILED)\b/gi;
 
 /** Counts a summary line states: "1 failed | 3 passed (4)", "Found 2 errors", "compiled with 1 error and 2 warnings". */
-export function countsIn(line: string): Pick<CycleEnd, 'passed' | 'failed' | 'skipped' | 'errors' | 'warnings'> {
+export function countsIn(line: string): Counts {
   const counts: { passed?: number; failed?: number; skipped?: number; errors?: number; warnings?: number } = {};
   const add = (key: keyof typeof counts, n: number): void => {
     counts[key] = (counts[key] ?? 0) + n;
