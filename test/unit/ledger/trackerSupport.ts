@@ -41,7 +41,10 @@ export interface TrackerFixture {
   readonly tracker: ProcessTracker;
   readonly store: LedgerStore;
   readonly logger: CollectingLogger;
+  /** The log's process events (session_started/session_ended left out: logReconcile's tests read them). */
   events(): Promise<LedgerEvent[]>;
+  /** Every event of the log. */
+  allEvents(): Promise<LedgerEvent[]>;
 }
 
 export function makeTracker(
@@ -60,7 +63,8 @@ export function makeTracker(
     ...options,
     settings: () => settings,
   });
-  return { tracker, store, logger, events: async () => (await store.readEvents()).items };
+  const allEvents = async (): Promise<LedgerEvent[]> => (await store.readEvents()).items;
+  return { tracker, store, logger, allEvents, events: async () => (await allEvents()).filter((e) => !e.event.startsWith('session_')) };
 }
 
 /** A live process (zombies, which are dead but not yet reaped, do not count). */
