@@ -5,7 +5,9 @@
  * and follows it (tasks/get, tasks/result) to the result, whenever the command ends: no deadline
  * applies. A client that sends none is answered directly, by the deadline-aware call. Either way
  * the store holds what a task needs and no more: a followed task's result until its ttl passes,
- * a direct call's until the SDK read it. tasks/cancel stops the waiting, never the command.
+ * a direct call's until the SDK read it. tasks/cancel stops the waiting, never the command, and
+ * so does a follower that stopped looking (VS Code's Stop cancels its task locally and sends
+ * nothing: its polls just end), so the window can tell the person the command goes on.
  */
 import type { CreateTaskOptions, TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
 import type { ToolTaskHandler } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
@@ -20,6 +22,8 @@ export const TASK_POLL_MS = 1000;
 const RESULT_KEPT_MS = 10 * 60_000;
 /** How often a running task's status message says how far the command got. */
 const STATUS_EVERY_MS = 2000;
+/** A followed task nobody looked at for this long (fifteen polls missed) has no follower any more. */
+export const FOLLOWER_GONE_MS = 15_000;
 
 interface Entry {
   task: Task;
@@ -29,6 +33,8 @@ interface Entry {
   readonly followed: boolean;
   readonly abort: AbortController;
   timer?: NodeJS.Timeout;
+  /** When its follower last asked about it (tasks/get, or a tasks/result waiting). */
+  lastLookAt: number;
 }
 
 const isFinal = (status: Task['status']): boolean => status === 'completed' || status === 'failed' || status === 'cancelled';
@@ -36,6 +42,15 @@ const isFinal = (status: Task['status']): boolean => status === 'completed' || s
 export class RunTaskStore implements TaskStore {
   private readonly entries = new Map<string, Entry>();
   private nextId = 1;
+  private watchdog: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly options: { readonly logger?: Logger; readonly followerGoneMs?: number; readonly now?: () => number } = {},
+  ) {}
+
+  private get now(): number {
+    return (this.options.now ?? Date.now)();
+  }
 
   /** A task whose tools/call carried `task` params: its client follows it. */
   followed(taskId: string): boolean {
@@ -52,12 +67,14 @@ export class RunTaskStore implements TaskStore {
     const now = new Date().toISOString();
     const task: Task = { taskId, status: 'working', ttl: params.ttl ?? null, createdAt: now, lastUpdatedAt: now, pollInterval: params.pollInterval ?? TASK_POLL_MS };
     const followed = typeof request.params === 'object' && request.params !== null && 'task' in request.params && request.params.task !== undefined;
-    this.entries.set(taskId, { task, sessionId, followed, abort: new AbortController() });
+    this.entries.set(taskId, { task, sessionId, followed, abort: new AbortController(), lastLookAt: this.now });
+    if (followed) this.watchFollowers();
     return { ...task };
   }
 
   async getTask(taskId: string, sessionId?: string): Promise<Task | null> {
     const entry = this.lookup(taskId, sessionId);
+    if (entry) entry.lastLookAt = this.now;
     return entry ? { ...entry.task } : null;
   }
 
@@ -91,6 +108,27 @@ export class RunTaskStore implements TaskStore {
   /** The server closes: waits end (the commands go on), timers stop. */
   dispose(): void {
     for (const taskId of [...this.entries.keys()]) this.forget(taskId);
+    clearInterval(this.watchdog);
+    this.watchdog = undefined;
+  }
+
+  /** While followed tasks run: one that nobody looks at any more stops waiting (its command goes on). */
+  private watchFollowers(): void {
+    const goneMs = this.options.followerGoneMs ?? FOLLOWER_GONE_MS;
+    this.watchdog ??= setInterval(() => {
+      const running = [...this.entries.values()].filter((e) => e.followed && !isFinal(e.task.status));
+      for (const entry of running) {
+        if (this.now - entry.lastLookAt > goneMs && !entry.abort.signal.aborted) {
+          this.options.logger?.info(`task ${entry.task.taskId}: its client stopped following it (no look in ${goneMs} ms); stopped waiting, the command goes on`);
+          entry.abort.abort();
+        }
+      }
+      if (running.length === 0) {
+        clearInterval(this.watchdog);
+        this.watchdog = undefined;
+      }
+    }, Math.max(50, Math.round(goneMs / 3)));
+    this.watchdog.unref();
   }
 
   private setStatus(entry: Entry, status: Task['status']): void {

@@ -40,7 +40,7 @@ export interface ServerOptions {
 }
 
 export function createServer(options: ServerOptions): { server: McpServer; dispose: () => Promise<void> } {
-  const tasks = new RunTaskStore();
+  const tasks = new RunTaskStore({ logger: options.logger });
   const server = new McpServer(
     { name: SERVER_NAME, title: 'Terminal Shepherd', version: options.version },
     {

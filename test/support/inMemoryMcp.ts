@@ -23,11 +23,12 @@ export interface InMemoryMcpSession {
   close(): Promise<void>;
 }
 
-export async function connectInMemory(options: Pick<ServerOptions, 'workspaceFolder' | 'target'>): Promise<InMemoryMcpSession> {
+export async function connectInMemory(options: Pick<ServerOptions, 'workspaceFolder' | 'target' | 'env'> & { clientInfo?: { name: string; version: string } }): Promise<InMemoryMcpSession> {
   let log = '';
   const logger = createStreamLogger((line) => (log += line), { level: 'debug' });
-  const { server, dispose } = createServer({ version: IN_MEMORY_SERVER_VERSION, logger, ...options });
-  const client = new Client(TEST_CLIENT_INFO);
+  const { clientInfo, ...serverOptions } = options;
+  const { server, dispose } = createServer({ version: IN_MEMORY_SERVER_VERSION, logger, env: {}, ...serverOptions });
+  const client = new Client(clientInfo ?? TEST_CLIENT_INFO);
   const close = async (): Promise<void> => {
     await client.close();
     await dispose();

@@ -116,7 +116,7 @@ describe('long work through the terminal service: deadlines, cancels, watchers',
     assert.equal(cancelled.status, 'cancelled');
     assert.match(cancelled.message ?? '', /stopped waiting, and the command keeps running in terminal "default" \(a cancel never stops it\)/);
     assert.deepEqual(host.last.sentText, [], 'no Ctrl+C');
-    assert.deepEqual(abandoned, [{ terminal: 'default', command: 'sleep 10; echo survived', client: 'codex-mcp-client' }]);
+    assert.deepEqual(abandoned.map(({ runId, ...rest }) => (assert.equal(typeof runId, 'number'), rest)), [{ terminal: 'default', command: 'sleep 10; echo survived', client: 'codex-mcp-client' }]);
     assert.equal((await service.state({ name: 'default' })).status, 'running');
     host.last.current.push('survived\r\n');
     host.last.current.end(0);

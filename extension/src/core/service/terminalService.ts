@@ -47,6 +47,8 @@ export interface CallOptions {
 
 /** A call was cancelled while its command goes on (the person pressed Stop, or the client gave up). */
 export interface AbandonedRun {
+  /** The run's id: one run may be abandoned by several calls in turn. */
+  readonly runId: number;
   readonly terminal: string;
   readonly command: string;
   /** The client, as it names itself. */
@@ -212,7 +214,7 @@ export class TerminalService implements Disposable {
     const result = this.noteReported(run, await awaitRun(session, run, how, waitOptions));
     if (result.status === 'cancelled' && run.active) {
       this.deps.logger.info(`the client cancelled its call; \`${run.command}\` keeps running in terminal "${session.name}"`);
-      this.abandonEmitter.fire({ terminal: session.name, command: run.command, client: options.meta?.client?.name });
+      this.abandonEmitter.fire({ runId: run.id, terminal: session.name, command: run.command, client: options.meta?.client?.name });
     }
     return result;
   }
