@@ -22,6 +22,12 @@ export const TASK_POLL_MS = 1000;
 const RESULT_KEPT_MS = 10 * 60_000;
 /** How often a running task's status message says how far the command got. */
 const STATUS_EVERY_MS = 2000;
+/**
+ * A command that ends this soon is answered in the task's first reply, already completed: its
+ * client reads the result at once, instead of after its first poll (a status notification sent
+ * before the client has taken the task in is lost, VS Code then waits its poll interval).
+ */
+export const TASK_INLINE_MS = 1000;
 /** A followed task nobody looked at for this long (fifteen polls missed) has no follower any more. */
 export const FOLLOWER_GONE_MS = 15_000;
 
@@ -180,14 +186,24 @@ export function runTaskHandler<Shape extends ZodRawShapeCompat, Args>(store: Run
         await store.storeTaskResult(taskId, 'completed', await work(args, extra, undefined));
         return { task: await extra.taskStore.getTask(taskId) };
       }
-      logger.info(`${tool}: runs as MCP task ${taskId}; the client follows it to its result`);
       let lastStatus = 0;
+      // No status before the client holds the task.
+      let announced = false;
       const onProgress: TaskCall['onProgress'] = (update) => {
-        if (update.elapsedMs - lastStatus < STATUS_EVERY_MS) return;
+        if (!announced || update.elapsedMs - lastStatus < STATUS_EVERY_MS) return;
         lastStatus = update.elapsedMs;
         extra.taskStore.updateTaskStatus(taskId, 'working', progressMessage(update)).catch((error: unknown) => logger.debug(`task ${taskId}: status not sent`, error));
       };
-      void work(args, extra, { signal: store.signal(taskId), onProgress })
+      const running = work(args, extra, { signal: store.signal(taskId), onProgress });
+      const early = await within(running, TASK_INLINE_MS);
+      if (early) {
+        logger.info(`${tool}: MCP task ${taskId} ended within ${TASK_INLINE_MS} ms: its first reply carries the result`);
+        await store.storeTaskResult(taskId, 'completed', early.result);
+        return { task: await extra.taskStore.getTask(taskId) };
+      }
+      logger.info(`${tool}: runs as MCP task ${taskId}; the client follows it to its result`);
+      announced = true;
+      void running
         .then((result) => extra.taskStore.storeTaskResult(taskId, 'completed', result))
         .catch((error: unknown) => logger.debug(`task ${taskId} ended without a result (cancelled, or the server closed)`, error));
       return { task: created };
@@ -198,4 +214,14 @@ export function runTaskHandler<Shape extends ZodRawShapeCompat, Args>(store: Run
   };
   // The SDK types the callbacks by a conditional over the input shape, unresolved for a generic one.
   return handler as unknown as ToolTaskHandler<Shape>;
+}
+
+/** The promise's value if it settles within `ms`, else undefined (it goes on). */
+async function within<T>(promise: Promise<T>, ms: number): Promise<{ result: T } | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise.then((result) => ({ result })), new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

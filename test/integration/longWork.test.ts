@@ -100,6 +100,18 @@ describe('long work through the MCP server: deadlines and MCP tasks', () => {
     assert.match(s.log(), /terminal_run: runs as MCP task run-1-\w+; the client follows it to its result/);
   });
 
+  it('a task whose command ends within a second is completed in its first reply', async () => {
+    fixture.handlers.run = () => runResult();
+    const s = await open();
+    const seen: string[] = [];
+    for await (const message of s.client.experimental.tasks.callToolStream({ name: 'terminal_run', arguments: { command: 'true' } })) {
+      seen.push(message.type === 'taskCreated' ? `taskCreated ${message.task.status}` : message.type);
+    }
+    assert.deepEqual(seen.slice(0, 1), ['taskCreated completed']);
+    assert.equal(seen.at(-1), 'result');
+    assert.match(s.log(), /ended within 1000 ms: its first reply carries the result/);
+  });
+
   it('a client that asks for none is answered directly (no task status sent to it)', async () => {
     fixture.handlers.run = () => runResult();
     const s = await open();
