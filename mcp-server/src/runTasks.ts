@@ -78,10 +78,17 @@ export class RunTaskStore implements TaskStore {
     return { ...task };
   }
 
+  /** A look by the task's follower (tasks/get, or tasks/result waiting): it is still there. */
   async getTask(taskId: string, sessionId?: string): Promise<Task | null> {
     const entry = this.lookup(taskId, sessionId);
     if (entry) entry.lastLookAt = this.now;
     return entry ? { ...entry.task } : null;
+  }
+
+  /** The task as it stands, for the server's own use: not a look by its follower. */
+  peek(taskId: string): Task | undefined {
+    const entry = this.entries.get(taskId);
+    return entry ? { ...entry.task } : undefined;
   }
 
   async storeTaskResult(taskId: string, status: 'completed' | 'failed', result: Result, sessionId?: string): Promise<void> {
@@ -192,7 +199,14 @@ export function runTaskHandler<Shape extends ZodRawShapeCompat, Args>(store: Run
       const onProgress: TaskCall['onProgress'] = (update) => {
         if (!announced || update.elapsedMs - lastStatus < STATUS_EVERY_MS) return;
         lastStatus = update.elapsedMs;
-        extra.taskStore.updateTaskStatus(taskId, 'working', progressMessage(update)).catch((error: unknown) => logger.debug(`task ${taskId}: status not sent`, error));
+        // Through the store and a notification of our own: the SDK's updateTaskStatus reads the task back, which would count as the follower's look.
+        store
+          .updateTaskStatus(taskId, 'working', progressMessage(update))
+          .then(async () => {
+            const task = store.peek(taskId);
+            if (task) await extra.sendNotification({ method: 'notifications/tasks/status', params: task });
+          })
+          .catch((error: unknown) => logger.debug(`task ${taskId}: status not sent`, error));
       };
       const running = work(args, extra, { signal: store.signal(taskId), onProgress });
       const early = await within(running, TASK_INLINE_MS);
