@@ -537,8 +537,8 @@ describe('MCP tools from source: which window they reach', () => {
       assert.equal(result.isError, true);
       assert.equal(
         text(result),
-        `Unreachable: No VS Code window with the Terminal Shepherd extension is reachable for ${fixture.workspace}. ` +
-          'Open this folder in VS Code with the extension installed and enabled (and the workspace trusted), then retry. ' +
+        `Unreachable: No VS Code window with the Terminal Shepherd extension serves ${fixture.workspace}: there is no live ${fixture.workspace}/.devtools/bridge.json. ` +
+          `Open ${fixture.workspace} in VS Code with Terminal Shepherd installed and enabled, and trust it, then retry. ` +
           `(Tried the bridge VS Code passed in the environment: cannot connect to ${gone} (ENOENT).)`,
       );
     } finally {
