@@ -4,8 +4,8 @@
 // restart under each policy. Processes are started the way an agent starts them: through the MCP
 // tools (MCP client -> dist/mcp-server.js -> bridge -> extension -> terminal).
 //
-// The screenshots it takes are the README's: media/screenshots/show-processes.png,
-// media/screenshots/processes-view.png and media/screenshots/orphans.png.
+// The screenshots it takes are the README's: show-processes.png, processes-view.png and
+// orphans.png (test-results/screenshots/; `npm run screenshots` updates media/screenshots/).
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,10 +13,10 @@ import type { Locator, Page } from 'playwright-core';
 import type { ListProcessesResult } from '../../common/src/protocol';
 import { connectMcpServer, repoRoot, type McpSession } from '../support/mcpClient';
 import { toolText } from '../support/mcpClient';
+import { readmeScreenshot } from '../support/screenshots';
 import { alive, flatten, ledgerEvents, openShepherdWindow, waitFor, type ShepherdWindow } from '../support/shepherdE2e';
 import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
 
-const SCREENSHOTS = path.join(repoRoot, 'media', 'screenshots');
 /** An age as the UI writes it: "12s", "3m", "2h 5m". */
 const AGE = '\\d+[smhd](?: \\d+[smhd])?';
 
@@ -171,7 +171,7 @@ describe('what a VS Code user sees: Show Processes, the Processes view, the stat
     assert.match(row(timeoutChildPid), new RegExp(`^└\\u2002sleep, pid ${timeoutChildPid} · ${AGE}, sleep 601$`), 'the child is nested under its parent');
     assert.ok(rows.indexOf(row(timeoutChildPid)) === rows.indexOf(row(timeoutPid)) + 1, rows.join('\n'));
     await page().mouse.move(700, 700); // no pointer over the list in the picture
-    await win.vscode.screenshot(path.join(SCREENSHOTS, 'show-processes.png'));
+    await win.vscode.screenshot(readmeScreenshot('show-processes.png'));
 
     // Filtering by port finds the server and its URL (descriptions are searched).
     await quickInput(page()).locator('input').fill(`:${port}`);
@@ -240,7 +240,7 @@ describe('what a VS Code user sees: Show Processes, the Processes view, the stat
     timings['terminal_run returned to row in view'] = Date.now() - t0;
     leftovers.push(Number(/pid (\d+)/.exec(late)![1]));
     await cleanForScreenshot();
-    await win.vscode.screenshot(path.join(SCREENSHOTS, 'processes-view.png'));
+    await win.vscode.screenshot(readmeScreenshot('processes-view.png'));
   });
 
   it('the status bar counts the running processes and opens Show Processes', async () => {
@@ -306,7 +306,7 @@ describe('what a VS Code user sees: Show Processes, the Processes view, the stat
     });
     await killOrphansTitleAction(page()).waitFor({ timeout: 5000 }); // context key: only with orphans
     await page().mouse.move(700, 300); // no hover highlight (the notification stays: it is the subject)
-    await win.vscode.screenshot(path.join(SCREENSHOTS, 'orphans.png'));
+    await win.vscode.screenshot(readmeScreenshot('orphans.png'));
 
     await runFromPalette(page(), 'Terminal Shepherd: Kill Orphans');
     const dialog = page().locator('.monaco-dialog-box');

@@ -125,9 +125,10 @@ export class ClientHome {
   }
 
   /** Runs a client to its end (bounded: killed after timeoutMs). */
-  run(client: RealClient, args: readonly string[], options: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<ClientRun> {
+  run(client: Pick<RealClient, 'bin'>, args: readonly string[], options: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<ClientRun> {
     return new Promise((resolve, reject) => {
-      const child = spawn(client.bin, args, { cwd: options.cwd, env: this.env(options.env), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      // PWD as a shell sets it: opencode starts its MCP servers in $PWD, not in its working directory.
+      const child = spawn(client.bin, args, { cwd: options.cwd, env: this.env({ PWD: options.cwd, ...options.env }), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

@@ -146,8 +146,10 @@ export function registerConnectClient(deps: ConnectDependencies): vscode.Disposa
       if (!(error instanceof ConfigEditError)) throw error;
       const target = spec.scopes[scope]!(context());
       deps.logger.warn(`connect ${spec.id}: ${target.file}: ${error.message}`);
-      const choice = await vscode.window.showErrorMessage(`Could not add Terminal Shepherd to ${tilde(target.file)}: ${error.message}. Fix the file, or add the entry by hand.`, COPY_ENTRY);
-      if (choice === COPY_ENTRY) await vscode.env.clipboard.writeText(target.entry);
+      // Not awaited: a notification's promise settles only when the person dismisses it.
+      void Promise.resolve(vscode.window.showErrorMessage(`Could not add Terminal Shepherd to ${tilde(target.file)}: ${error.message}. Fix the file, or add the entry by hand.`, COPY_ENTRY)).then((choice) =>
+        choice === COPY_ENTRY ? vscode.env.clipboard.writeText(target.entry) : undefined,
+      );
       return;
     }
     const check = `Check with: ${spec.check}.${spec.note ? ` ${spec.note}` : ''}`;
@@ -162,8 +164,9 @@ export function registerConnectClient(deps: ConnectDependencies): vscode.Disposa
     await applyConnect(plan);
     deps.logger.info(`connect ${spec.id} (${scope}): wrote Terminal Shepherd's entry to ${plan.file}`);
     if (!plan.outsideWorkspace) await vscode.window.showTextDocument(vscode.Uri.file(plan.file), { preview: true });
-    const choice = await vscode.window.showInformationMessage(`${spec.label} connected: Terminal Shepherd's entry is in ${tilde(plan.file)}. ${check}`, OPEN_FILE);
-    if (choice === OPEN_FILE) await vscode.window.showTextDocument(vscode.Uri.file(plan.file));
+    void Promise.resolve(vscode.window.showInformationMessage(`${spec.label} connected: Terminal Shepherd's entry is in ${tilde(plan.file)}. ${check}`, OPEN_FILE)).then((choice) =>
+      choice === OPEN_FILE ? vscode.window.showTextDocument(vscode.Uri.file(plan.file)) : undefined,
+    );
   }
 
   async function run(args: ConnectArgs = {}): Promise<void> {
