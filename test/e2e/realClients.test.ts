@@ -199,4 +199,20 @@ describe('real MCP clients (Claude Code, Codex, Gemini CLI, opencode from the np
       }
     });
   }
+
+  it("Claude Code at project scope: .mcp.json names the launcher through ${HOME}; pending until approved, then connected", async () => {
+    await win.vscode.driver.evaluate(`await vscode.commands.executeCommand('terminalShepherd.connectClient', { client: 'claude', scope: 'project' })`);
+    const file = JSON.parse(readFileSync(path.join(win.workspace, '.mcp.json'), 'utf8'));
+    assert.equal(file.mcpServers['terminal-shepherd'].command, '${HOME}/.terminal-shepherd/bin/terminal-shepherd-mcp');
+    // One scope per server: Claude Code warns when the same name has two endpoints.
+    await home.run(clients.claude, ['mcp', 'remove', 'terminal-shepherd', '-s', 'user'], { cwd: win.workspace });
+    const pending = await home.run(clients.claude, ['mcp', 'list'], { cwd: win.workspace });
+    // The person's approval, as Claude Code's own setting for it.
+    mkdirSync(path.join(home.dir, '.claude'), { recursive: true });
+    writeFileSync(path.join(home.dir, '.claude', 'settings.json'), JSON.stringify({ enableAllProjectMcpServers: true }));
+    const approved = await home.run(clients.claude, ['mcp', 'list'], { cwd: win.workspace });
+    record('claude-project', { pending: pending.text.trim(), approved: approved.text.trim() });
+    assert.match(pending.text, /terminal-shepherd: \$\{HOME\}\/\.terminal-shepherd\/bin\/terminal-shepherd-mcp\s+- ⏸ Pending approval/, pending.text);
+    assert.match(approved.text, /terminal-shepherd: \$\{HOME\}\/\.terminal-shepherd\/bin\/terminal-shepherd-mcp\s+- ✔ Connected/, approved.text);
+  });
 });

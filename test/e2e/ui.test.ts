@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
+import { openProcessesView, pickRow, pickRows, quickInput, runFromPalette, toast, viewRows, widenSideBar } from '../support/workbench';
 import type { ListProcessesResult } from '../../common/src/protocol';
 import { connectMcpServer, repoRoot, type McpSession } from '../support/mcpClient';
 import { toolText } from '../support/mcpClient';
@@ -20,58 +21,8 @@ import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
 /** An age as the UI writes it: "12s", "3m", "2h 5m". */
 const AGE = '\\d+[smhd](?: \\d+[smhd])?';
 
-// ---- the workbench, as a user sees it -------------------------------------------------------
-
-const quickInput = (page: Page): Locator => page.locator('.quick-input-widget');
-const pickRow = (page: Page, text: string): Locator => page.locator(`.quick-input-list .monaco-list-row[aria-label*="${text}"]`);
-
-/** F1, type the command's title, click it in the list: what a user does. */
-async function runFromPalette(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('Escape'); // nothing else open on top
-  await page.keyboard.press('F1');
-  const input = quickInput(page).locator('input');
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill(`>${title}`);
-  await pickRow(page, title).first().click({ timeout: 10_000 });
-}
-
-/** The aria-labels of the open pick's rows (label, description, detail, separator of each). */
-async function pickRows(page: Page): Promise<string[]> {
-  return page.locator('.quick-input-list .monaco-list-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? ''));
-}
-
-/** Rows of the Processes view: [aria-level, aria-label]. */
-async function viewRows(page: Page): Promise<Array<[number, string]>> {
-  const view = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header[aria-label^="Processes"]') });
-  return view
-    .locator('.monaco-list-row[role="treeitem"]')
-    .evaluateAll((rows) => rows.map((r) => [Number(r.getAttribute('aria-level')), r.getAttribute('aria-label') ?? ''] as [number, string]));
-}
-
-function toast(page: Page, text: string | RegExp): Locator {
-  return page.locator('.notifications-toasts .notification-toast').filter({ hasText: text });
-}
-
-/** Clicks Terminal Shepherd's icon in the activity bar, unless its view is showing already (a click would hide it). */
-async function openProcessesView(page: Page): Promise<void> {
-  if (await page.locator('.part.sidebar[data-active-composite="workbench.view.extension.terminalShepherd"]').isVisible()) return;
-  await page.locator('.activitybar .action-item', { has: page.locator('a[aria-label^="Terminal Shepherd"]') }).click(); // its badge may sit on top: click the item
-}
-
 /** The view title's Kill Orphans button (a single view's title merges into the container's). */
 const killOrphansTitleAction = (page: Page): Locator => page.locator('.part.sidebar .composite.title .title-actions .action-label[aria-label="Kill Orphans"]');
-
-/** Drags the side bar's edge to the right, so the screenshots show whole rows. */
-async function widenSideBar(page: Page, by = 160): Promise<void> {
-  const box = await page.locator('.part.sidebar').boundingBox();
-  if (!box) return;
-  const x = box.x + box.width + 1;
-  const y = box.y + box.height / 2;
-  await page.mouse.move(x, y);
-  await page.mouse.down();
-  await page.mouse.move(x + by, y, { steps: 8 });
-  await page.mouse.up();
-}
 
 const statusItem = (page: Page): Locator => page.locator('.part.statusbar .statusbar-item[id$="terminalShepherd.processes"]');
 

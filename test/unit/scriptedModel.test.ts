@@ -15,7 +15,7 @@ async function post(model: ScriptedModel, path: string, body: unknown): Promise<
 }
 
 /** The JSON payloads of a server-sent event stream. */
-const events = (sse: string): Array<Record<string, any>> => sse.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6))); // eslint-disable-line @typescript-eslint/no-explicit-any
+const events = (sse: string): Array<Record<string, any>> => sse.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)));
 
 describe('scripted model (the model API stand-in of the real-client tests)', () => {
   it('resolves a scripted tool against the names clients give MCP tools', () => {

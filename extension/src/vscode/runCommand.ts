@@ -29,10 +29,10 @@ export interface RunCommandArgs {
 
 const RESULT_SCHEME = 'terminal-shepherd-result';
 const TOOL = 'terminal_run';
-const MODES: readonly { mode: WaitMode; label: string; detail: string }[] = [
-  { mode: 'completion', label: 'Run', detail: 'Wait until it has finished: exit code and output' },
-  { mode: 'ready', label: 'Run as a dev server or watcher', detail: 'Wait until it answers (its URL) or prints its ready line; it keeps running' },
-  { mode: 'background', label: 'Run in the background', detail: 'Return at once; it keeps running in its terminal' },
+const MODES: readonly { mode: WaitMode; label: string; detail: string; icon: string }[] = [
+  { mode: 'completion', label: 'Run', detail: 'Wait until it has finished: exit code and output', icon: 'play' },
+  { mode: 'ready', label: 'Run as a dev server or watcher', detail: 'Wait until it answers (its URL) or prints its ready line; it keeps running', icon: 'globe' },
+  { mode: 'background', label: 'Run in the background', detail: 'Return at once; it keeps running in its terminal', icon: 'debug-continue' },
 ];
 
 const OPEN_URL = 'Open URL';
@@ -57,34 +57,33 @@ class Results implements vscode.TextDocumentContentProvider {
   }
 }
 
-/** One input: type the command, pick how to wait (Enter: until it finishes). */
+/** One input: type the command; Enter runs it with the wait asked for (until it finishes unless a link said otherwise), a title button with another. */
 async function askCommand(last: string, first: WaitMode): Promise<{ command: string; waitMode: WaitMode } | undefined> {
-  const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { mode: WaitMode }>();
-  pick.title = 'Terminal Shepherd: Run a Command';
-  pick.placeholder = 'A command to run in terminal "default", e.g. npm test (Enter runs it; pick a line to wait differently)';
-  pick.value = last;
-  const update = (): void => {
-    const command = pick.value.trim();
-    const modes = [...MODES].sort((a, b) => Number(b.mode === first) - Number(a.mode === first));
-    pick.items = command ? modes.map((m) => ({ label: `${m.label}: ${command}`, detail: m.detail, mode: m.mode, alwaysShow: true })) : [];
-  };
-  update();
+  const box = vscode.window.createInputBox();
+  const enter = MODES.find((m) => m.mode === first)!;
+  const buttons = MODES.filter((m) => m.mode !== first).map((m) => ({ iconPath: new vscode.ThemeIcon(m.icon), tooltip: `${m.label}: ${m.detail}`, mode: m.mode }));
+  box.title = 'Terminal Shepherd: Run a Command';
+  box.prompt = `Enter: ${enter.label.toLowerCase()} (${enter.detail.toLowerCase()}). The buttons above wait differently.`;
+  box.placeholder = 'A command, e.g. npm test; it runs in terminal "default" the way an agent\'s terminal_run does';
+  box.value = last;
+  box.buttons = buttons;
   return new Promise((resolve) => {
+    const finish = (waitMode: WaitMode): void => {
+      const command = box.value.trim();
+      if (!command) return;
+      resolve({ command, waitMode });
+      box.hide();
+    };
     const disposables = [
-      pick.onDidChangeValue(update),
-      pick.onDidAccept(() => {
-        const command = pick.value.trim();
-        const mode = pick.selectedItems[0]?.mode ?? first;
-        resolve(command ? { command, waitMode: mode } : undefined);
-        pick.hide();
-      }),
-      pick.onDidHide(() => {
+      box.onDidAccept(() => finish(first)),
+      box.onDidTriggerButton((button) => finish((button as (typeof buttons)[number]).mode)),
+      box.onDidHide(() => {
         resolve(undefined);
         for (const d of disposables) d.dispose();
-        pick.dispose();
+        box.dispose();
       }),
     ];
-    pick.show();
+    box.show();
   });
 }
 

@@ -22,7 +22,7 @@ const ctx: ClientContext = {
   version: '0.2.0',
 };
 const target = (id: ClientId, scope: Scope, c: ClientContext = ctx) => clientSpec(id).scopes[scope]!(c);
-const json = (text: string): Record<string, any> => parse(text) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const json = (text: string): Record<string, any> => parse(text) as Record<string, any>;
 
 describe('MCP client configurations (Connect an MCP Client)', () => {
   it('names every client of the issue, each with its documented files per scope', () => {
