@@ -18,17 +18,19 @@ import { pickRow, pickRows, quickInput, runFromPalette, toast } from '../support
 
 const homes = new TempDirs();
 
-/** The newest result document Run a Command opened (with `status` once it says that): its markdown, and the structured JSON in it. */
-async function lastResult(win: ReturnType<typeof suiteWindow>, status?: string): Promise<{ text: string; structured: TerminalRunResult & { ledger?: unknown } }> {
-  return waitFor(`a result document${status ? ` with status ${status}` : ''}`, 60_000, async () => {
+type ResultDoc = { text: string; structured: TerminalRunResult & { ledger?: unknown } };
+
+/** The newest result document Run a Command opened, once it is the one `wanted` describes: its markdown, and the structured JSON in it. */
+async function lastResult(win: ReturnType<typeof suiteWindow>, what: string, wanted: (doc: ResultDoc) => boolean = () => true): Promise<ResultDoc> {
+  return waitFor(`the result document of ${what}`, 60_000, async () => {
     const text = await win.vscode.driver.evaluate<string | undefined>(`
       const docs = vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'terminal-shepherd-result');
       return docs.sort((a, b) => a.uri.path.localeCompare(b.uri.path, undefined, { numeric: true })).pop()?.getText();
     `);
     const json = text ? /```json\n([\s\S]*?)\n```/.exec(text) : undefined;
     if (!text || !json) return undefined;
-    const structured = JSON.parse(json[1]!) as TerminalRunResult & { ledger?: unknown };
-    return !status || structured.status === status ? { text, structured } : undefined;
+    const doc = { text, structured: JSON.parse(json[1]!) as ResultDoc['structured'] };
+    return wanted(doc) ? doc : undefined;
   });
 }
 
@@ -61,13 +63,12 @@ describe('Terminal Shepherd without an agent: Run a Command, a dev server, the w
 
   it('Run a Command from the palette: the result opens beside the editor as a model gets it, and it is the run terminal_state reports', async () => {
     await runFromPalette(page(), 'Terminal Shepherd: Run a Command');
-    const prompt = await quickInput(page()).innerText();
-    assert.match(prompt, /Enter: run \(wait until it has finished: exit code and output\)\. The buttons above wait differently\./);
+    await quickInput(page()).getByText('Enter: run (wait until it has finished: exit code and output). The buttons above wait differently.').waitFor({ timeout: 10_000 });
     const buttons = await quickInput(page()).locator('.quick-input-titlebar .action-label').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
     assert.ok(buttons.some((b) => b.startsWith('Run as a dev server or watcher')) && buttons.some((b) => b.startsWith('Run in the background')), buttons.join('\n'));
     await quickInput(page()).locator('input').fill(`printf 'hello %s\\n' shepherd; (exit 3)`);
     await page().keyboard.press('Enter');
-    const { text, structured } = await lastResult(win);
+    const { text, structured } = await lastResult(win, 'printf', (d) => d.structured.command?.startsWith('printf') === true);
     assert.deepEqual({ status: structured.status, exitCode: structured.exitCode, output: structured.output, name: structured.name }, { status: 'completed', exitCode: 3, output: 'hello shepherd', name: 'default' });
     assert.match(text, /^# terminal_run \{"command":"printf 'hello %s\\\\n' shepherd; \(exit 3\)"\}\n/);
     assert.match(text, /## Text content[\s\S]*```text\ncompleted · exit code 3 · .* · terminal "default" \(shell pid \d+, strategy \w+\)\n\$ printf[\s\S]*--- output ---\nhello shepherd\n```/);
@@ -81,7 +82,7 @@ describe('Terminal Shepherd without an agent: Run a Command, a dev server, the w
     await win.vscode.screenshot(walkthroughPicture('run-command.png'));
   });
 
-  it('Cancel on the progress notification sends Ctrl+C: the result says cancelled and the process is gone', async () => {
+  it('Cancel on the progress notification sends Ctrl+C: the process is gone and terminal_state reports exit code 130', async () => {
     await clean();
     await runTyped(page(), 'sleep 41');
     const sleeper = await waitFor('sleep 41 to run', 15_000, async () => {
@@ -89,14 +90,17 @@ describe('Terminal Shepherd without an agent: Run a Command, a dev server, the w
       return pids[0];
     });
     await toast(page(), 'Terminal Shepherd: sleep 41').locator('.monaco-button', { hasText: 'Cancel' }).click({ timeout: 10_000 });
-    await lastResult(win, 'cancelled');
+    // The call answers nothing once cancelled; the document shows what terminal_state reports next.
+    const after = await lastResult(win, 'terminal_state after the cancel', (d) => d.text.startsWith('# terminal_state'));
+    assert.match(after.text, /^# terminal_state \{"name":"default","wait":true,"timeout":10000\}\n\nYou cancelled terminal_run \{"command":"sleep 41"\}: the call ended without a result/);
+    assert.deepEqual({ command: after.structured.command, exitCode: after.structured.exitCode }, { command: 'sleep 41', exitCode: 130 });
     await waitFor('sleep 41 to be gone', 10_000, () => !alive(sleeper));
   });
 
   it("a walkthrough link starts a command in the background; the Processes view shows it under its terminal", async () => {
     await clean();
     await win.vscode.driver.evaluate(`await vscode.commands.executeCommand('terminalShepherd.runCommand', { command: 'sleep 300', waitMode: 'background', name: 'walkthrough' })`);
-    await lastResult(win, 'running');
+    await lastResult(win, 'sleep 300', (d) => d.structured.command === 'sleep 300' && d.structured.status === 'running');
     await win.vscode.driver.evaluate(`await vscode.commands.executeCommand('terminalShepherd.processes.focus')`);
     const row = page().locator('.part.sidebar .monaco-list-row[role="treeitem"]', { hasText: /^sleep/ });
     await row.first().waitFor({ timeout: 15_000 });
@@ -113,7 +117,8 @@ describe('Terminal Shepherd without an agent: Run a Command, a dev server, the w
     await win.vscode.driver.evaluate(`void vscode.commands.executeCommand('terminalShepherd.runCommand', { command: 'python3 -m http.server 0 --bind 127.0.0.1', waitMode: 'ready', name: 'web' })`);
     const note = toast(page(), /python3 -m http\.server 0 --bind 127\.0\.0\.1: running/);
     await note.waitFor({ timeout: 60_000 });
-    const { structured } = await lastResult(win, 'running');
+    const { structured } = await lastResult(win, 'the dev server', (d) => d.structured.command?.startsWith('python3') === true);
+    assert.equal(structured.status, 'running');
     const url = structured.ready?.urls[0] ?? assert.fail(JSON.stringify(structured));
     assert.match(url, /^http:\/\/(localhost|127\.0\.0\.1):\d+\/$/);
     assert.equal((await fetch(url)).status, 200);
@@ -125,10 +130,15 @@ describe('Terminal Shepherd without an agent: Run a Command, a dev server, the w
 
   it('the Getting Started walkthrough has its four steps', async () => {
     await clean();
-    await win.vscode.driver.evaluate(`await vscode.commands.executeCommand('workbench.action.openWalkthrough', 'terminal-shepherd.terminal-shepherd#gettingStarted', false)`);
+    await win.vscode.driver.evaluate(`
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await vscode.commands.executeCommand('workbench.action.closePanel');
+      await vscode.commands.executeCommand('workbench.action.openWalkthrough', 'terminal-shepherd.terminal-shepherd#gettingStarted', false);
+    `);
     const titles = page().locator('.getting-started-step .step-title');
     await waitFor('the walkthrough steps', 20_000, async () => ((await titles.count()) >= 4 ? true : undefined));
     assert.deepEqual(await titles.allInnerTexts(), ['Run a command the way an agent does', 'Watch what it leaves running', 'Start a dev server and see its URL', 'Connect your MCP client']);
+    await page().mouse.move(700, 700);
     await win.vscode.screenshot(readmeScreenshot('walkthrough.png'));
     await win.vscode.driver.evaluate(`await vscode.commands.executeCommand('workbench.action.closeAllEditors')`);
   });

@@ -35,6 +35,8 @@ const MODES: readonly { mode: WaitMode; label: string; detail: string; icon: str
   { mode: 'background', label: 'Run in the background', detail: 'Return at once; it keeps running in its terminal', icon: 'debug-continue' },
 ];
 
+/** How long the report after a cancel waits for the command to stop. */
+const CANCEL_REPORT_MS = 10_000;
 const OPEN_URL = 'Open URL';
 const SHOW_PROCESSES = 'Show Processes';
 
@@ -48,7 +50,7 @@ class Results implements vscode.TextDocumentContentProvider {
   private readonly texts = new Map<string, string>();
   private next = 1;
   add(text: string): vscode.Uri {
-    const uri = vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/terminal_run result ${this.next++}.md` });
+    const uri = vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/result ${this.next++}.md` });
     this.texts.set(uri.path, text);
     return uri;
   }
@@ -106,25 +108,43 @@ export function registerRunCommand(deps: RunCommandDependencies): vscode.Disposa
     const input: Record<string, unknown> = { command: asked.command, ...(asked.waitMode !== 'completion' ? { waitMode: asked.waitMode } : {}), ...(args.name ? { name: args.name } : {}) };
     const mcp = await session();
     deps.logger.info(`Run a Command: ${TOOL} ${JSON.stringify(input)}`);
-    const result: CallToolResult = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Terminal Shepherd: ${asked.command}`, cancellable: true },
-      (progress, token) => {
-        const abort = new AbortController();
-        const cancel = token.onCancellationRequested(() => abort.abort());
-        return mcp
-          .call(TOOL, input, {
-            signal: abort.signal,
-            // A person may wait as long as the run does: its own timeout bounds it, not the SDK's default.
-            timeout: 3_600_000,
-            onprogress: (p) => progress.report({ message: p.message ?? '' }),
-          })
-          .finally(() => cancel.dispose());
-      },
-    );
-    const uri = results.add(renderModelView(TOOL, input, result));
+    const abort = new AbortController();
+    let shown: { tool: string; input: Record<string, unknown>; result: CallToolResult; preface?: string };
+    try {
+      const result = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Terminal Shepherd: ${asked.command}`, cancellable: true },
+        (progress, token) => {
+          const cancel = token.onCancellationRequested(() => abort.abort());
+          return mcp
+            .call(TOOL, input, {
+              signal: abort.signal,
+              // A person may wait as long as the run does: its own timeout bounds it, not the SDK's default.
+              timeout: 3_600_000,
+              onprogress: (p) => progress.report({ message: p.message ?? '' }),
+            })
+            .finally(() => cancel.dispose());
+        },
+      );
+      shown = { tool: TOOL, input, result };
+    } catch (error) {
+      if (!abort.signal.aborted) throw error;
+      // A cancelled call answers nothing, for a model too (the client drops it); the server sent
+      // Ctrl+C. What became of the run is what terminal_state says, as a model would ask next.
+      const state = { name: args.name ?? 'default', wait: true, timeout: CANCEL_REPORT_MS };
+      shown = {
+        tool: 'terminal_state',
+        input: state,
+        result: await mcp.call('terminal_state', state),
+        preface: `You cancelled ${TOOL} ${JSON.stringify(input)}: the call ended without a result, as a client's cancel does, and Ctrl+C was sent to the command. This is what terminal_state reports afterwards.`,
+      };
+    }
+    const { result } = shown;
+    const uri = results.add(renderModelView(shown.tool, shown.input, result, shown.preface));
     const document = await vscode.workspace.openTextDocument(uri);
     await vscode.languages.setTextDocumentLanguage(document, 'markdown');
-    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+    // Beside what the person works on; in the editor area itself when nothing is open there.
+    const column = vscode.window.visibleTextEditors.length > 0 ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+    await vscode.window.showTextDocument(document, { viewColumn: column, preview: true, preserveFocus: true });
     const headline = resultHeadline(result);
     deps.logger.info(`Run a Command: ${headline}`);
     const url = readyUrl(result);

@@ -22,11 +22,12 @@ export function resultHeadline(result: CallToolResult): string {
   return first?.type === 'text' ? (first.text.split('\n', 1)[0] ?? '') : result.isError ? 'failed' : '';
 }
 
-export function renderModelView(tool: string, args: Record<string, unknown>, result: CallToolResult): string {
+export function renderModelView(tool: string, args: Record<string, unknown>, result: CallToolResult, preface?: string): string {
   const texts = result.content.flatMap((c) => (c.type === 'text' ? [c.text] : [`(${c.type} content)`]));
   const parts = [
     `# ${tool} ${JSON.stringify(args)}`,
     '',
+    ...(preface ? [preface, ''] : []),
     'What a model gets for this call: the tool result exactly as the Terminal Shepherd MCP server returned it.',
     '',
   ];
