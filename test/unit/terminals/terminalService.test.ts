@@ -18,6 +18,7 @@ import { collectingLogger, TempDirs, waitFor } from '../ledger/helpers';
 import { FakeTerminalHost, idleShell, marks, ScriptedProbe, type FakeTerminal, SHELL_SCRIPTS } from './fakeTerminalHost';
 import { integrationFilesProvider } from '../../../extension/src/core/terminals/integration/integrationFiles';
 import { managedEnv } from '../../../extension/src/core/terminals/integration/integrationLaunch';
+import { batchJobAnswer } from '../../../extension/src/core/run/batchJobPrompt';
 import { pwshReportingFileText } from '../../../extension/src/core/terminals/commandText';
 
 
@@ -387,6 +388,42 @@ describe('TerminalService against a fake TerminalHost', () => {
       assert.equal(file, pwshReportingFileText('git status'));
       const second = await service.run({ command: 'throw "x"' });
       assert.deepEqual([second.exitCode, second.exitCodeSource], [1, 'shell']);
+    });
+
+    it("cmd.exe's batch-job question after our Ctrl+C is answered yes (npm.cmd in PowerShell); the same question without our Ctrl+C is left to the caller", async () => {
+      setup({ settings: { shellPath: pwsh } });
+      host.onExecute = (execution) => {
+        execution.start();
+        execution.push('> vite\r\n  Local: http://localhost:5173/\r\n');
+      };
+      await service.run({ command: 'npm run dev', waitMode: 'background' });
+      const terminal = host.last;
+      terminal.onSendText = (text) => {
+        // cmd.exe's recorded answer to Ctrl+C in a batch file: ^C, then the question, then a wait.
+        if (text === '\u0003') terminal.current.push('^C\r\nTerminate batch job (Y/N)? ');
+        if (text === 'Y') terminal.current.complete(`Y\r\n${promptAfter(1, 'native')}`, 1);
+      };
+      const stopped = await service.input({ name: 'default', text: '\u0003' });
+      assert.deepEqual(terminal.sentText.map((t) => [t.text, t.addNewLine]), [['\u0003', false], ['Y', true]]);
+      assert.deepEqual([stopped.status, stopped.exitCode], ['completed', 1]);
+
+      // A batch file asking by itself (no Ctrl+C of ours): the question is the caller's to answer.
+      host.onExecute = (execution) => {
+        execution.start();
+        execution.push('Terminate batch job (Y/N)? ');
+      };
+      const asked = await service.run({ command: 'cmd /c ask.cmd', name: 'asks' });
+      assert.equal(asked.status, 'waiting_for_input');
+      assert.equal(asked.prompt, 'Terminate batch job (Y/N)?');
+      assert.deepEqual(host.last.sentText, []);
+    });
+
+    it('reads the answer letter from the localized question', () => {
+      assert.equal(batchJobAnswer('Terminate batch job (Y/N)? '), 'Y');
+      assert.equal(batchJobAnswer('Batchvorgang abbrechen (J/N)? '), 'J');
+      assert.equal(batchJobAnswer('Terminer le programme de commandes (O/N) ? '), 'O');
+      assert.equal(batchJobAnswer('¿Desea terminar el trabajo por lotes (S/N)? '), 'S');
+      assert.equal(batchJobAnswer('Continue? (y/n)'), undefined);
     });
 
     it('other shells: the exit code is the shell\'s own (exitCodeSource shell)', async () => {
