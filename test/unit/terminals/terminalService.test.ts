@@ -128,6 +128,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         status: 'completed',
         output: 'hello\nworld',
         exitCode: 0,
+        exitCodeSource: 'shell',
         name: 'default',
         command: 'echo hello; echo world',
         pid: 1001,
@@ -583,7 +584,7 @@ describe('TerminalService against a fake TerminalHost', () => {
       };
       await service.run({ command: 'first' });
       const result = await service.run({ command: 'ls', cwd: dir });
-      assert.deepEqual(withoutDuration(result), { status: 'completed', output: 'ls output', exitCode: 0, name: 'default', command: 'ls', pid: 1001, strategy: 'vscode' });
+      assert.deepEqual(withoutDuration(result), { status: 'completed', output: 'ls output', exitCode: 0, exitCodeSource: 'shell', name: 'default', command: 'ls', pid: 1001, strategy: 'vscode' });
       // Already there: no second cd.
       await service.run({ command: 'pwd', cwd: "it's here" });
       assert.deepEqual(
@@ -597,9 +598,9 @@ describe('TerminalService against a fake TerminalHost', () => {
       const sub = path.join(workspace, 'sub');
       const commands: string[] = [];
       host.onExecute = (execution, terminal) => {
-        // PowerShell commands go through a file (see "PowerShell exit codes"); its second line is the command.
+        // PowerShell commands go through a file (see "PowerShell exit codes"); with our integration it holds the command alone.
         const name = /(c-[0-9a-f]+\.ps1)/.exec(execution.commandLine)![1]!;
-        commands.push(readFileSync(path.join(terminal.options.env!.TSHEP_R!, name), 'utf8').split('\n')[1]!);
+        commands.push(readFileSync(path.join(terminal.options.env!.TSHEP_R!, name), 'utf8').trimEnd());
         execution.complete('', 0);
       };
       await service.run({ command: 'first' });
@@ -649,6 +650,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         status: 'cancelled',
         output: 'working\n^C',
         exitCode: 130,
+        exitCodeSource: 'shell',
         name: 'default',
         command: 'npm test',
         pid: 1001,
@@ -703,6 +705,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         status: 'completed',
         output: 'compiling\ndone',
         exitCode: 0,
+        exitCodeSource: 'shell',
         name: 'default',
         command: 'make',
         pid: 1001,
@@ -772,6 +775,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         status: 'completed',
         output: 'one\ntwo',
         exitCode: 3,
+        exitCodeSource: 'shell',
         name: 'default',
         command: './both.sh',
         pid: 1001,
@@ -812,6 +816,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         status: 'terminal_closed',
         output: '',
         exitCode: 137,
+        exitCodeSource: 'shell',
         name: 'default',
         command: 'node server.js',
         pid: 1001,
