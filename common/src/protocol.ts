@@ -157,6 +157,18 @@ export const portConflictSchema = z.object({
 });
 export type PortConflict = z.infer<typeof portConflictSchema>;
 
+/**
+ * Where a result's exit code came from: `shell`, the shell's own status of the command (bash's
+ * `$?`, PowerShell's `$?` when no native program ran, a process's exit status); `native`, the
+ * exit code of the native program PowerShell ran last (`$LASTEXITCODE`, never a stale one);
+ * `inferred`, read from other evidence than the shell's word (PowerShell 5.1 set `$?` false only
+ * because a program's stderr went through `2>&1` while the program exited 0; a command Terminal
+ * Shepherd stopped on Ctrl+C where the OS gives no interrupt status).
+ */
+export const exitCodeSourceSchema = z.enum(['shell', 'native', 'inferred']);
+export type ExitCodeSource = z.infer<typeof exitCodeSourceSchema>;
+export const isExitCodeSource = (value: string): value is ExitCodeSource => (exitCodeSourceSchema.options as readonly string[]).includes(value);
+
 /** The TerminalRunResult every run tool returns: the result of terminal/run, terminal/state and terminal/input. */
 export const terminalRunResultSchema = z.object({
   status: runStatusSchema,
@@ -178,6 +190,8 @@ export const terminalRunResultSchema = z.object({
   server: devServerSchema.optional(),
   /** The command failed because a TCP port was taken: who holds it. */
   portConflict: portConflictSchema.optional(),
+  /** Where exitCode came from (present with exitCode). */
+  exitCodeSource: exitCodeSourceSchema.optional(),
 });
 export type TerminalRunResult = z.infer<typeof terminalRunResultSchema>;
 

@@ -98,11 +98,10 @@ export class TerminalService implements Disposable {
     });
     if (checked.kind === 'answer') return checked.result;
     const { session, run, text, enter, timeoutMs } = checked.call;
-    session.terminal.sendText(text, enter);
+    session.type(text, enter);
     if (!run) {
       throw keySentWithoutRunError(params.name);
     }
-    run.inputSent();
     return awaitRun(session, run, { mode: 'completion', timeoutMs }, { ...options, logger: this.deps.logger });
   }
 
