@@ -169,7 +169,7 @@ describe('real MCP clients (Claude Code, Codex, Gemini CLI, opencode from the np
     for (const [n, r] of Object.entries(listings)) console.log(`      ${n}: ${line(r.text).trim()}`);
   });
 
-  for (const name of ['claude', 'opencode', 'codex'] as const) {
+  for (const name of ['claude', 'opencode', 'codex', 'gemini'] as const) {
     it(`${name}: an agent turn against a scripted model calls terminal_run; the model gets the exact output and exit code`, async () => {
       const command = `echo "${name}-$(( 6 * 7 ))" | tee ${name}-proof.txt; (exit 7)`;
       const model = await startScriptedModel({ steps: [{ call: { tool: 'terminal_run', input: { command, name } } }, { text: `${name} is done.` }] });

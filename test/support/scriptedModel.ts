@@ -1,7 +1,7 @@
 /**
  * A stand-in for a model API on 127.0.0.1, for real MCP clients that take their model's base URL
  * (Claude Code: ANTHROPIC_BASE_URL; opencode: a provider's baseURL; Codex: a model provider's
- * base_url). The model plays a script: each step calls one tool (by its MCP name, such as
+ * base_url; Gemini CLI: GOOGLE_GEMINI_BASE_URL). The model plays a script: each step calls one tool (by its MCP name, such as
  * "terminal_run": it is matched against the tools the client offers, whatever prefix the client
  * gives them) or answers with text. The server keeps no conversation state of its own: the client
  * sends the whole conversation with every request, so the next step is the number of the script's
@@ -15,12 +15,12 @@
  *
  * Requests that do not offer the script's tools (a client's side queries: titles, summaries,
  * quota checks) get a short text answer and do not advance the script. Wire formats live in
- * protocol adapters (scriptedModelProtocols.ts): the Anthropic Messages API and the OpenAI
- * Responses API, streamed or not.
+ * protocol adapters (scriptedModelProtocols.ts): the Anthropic Messages API, the OpenAI
+ * Responses API and the Gemini API, streamed or not.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { anthropicMessages, openAiResponses, type ModelProtocol, type ParsedRequest, type Reply } from './scriptedModelProtocols';
+import { anthropicMessages, geminiGenerateContent, openAiResponses, type ModelProtocol, type ParsedRequest, type Reply } from './scriptedModelProtocols';
 
 /** One step of the script: a tool call, or a text answer (which ends the model's turn). */
 export type ScriptStep = { readonly call: { readonly tool: string; readonly input: Record<string, unknown> } } | { readonly text: string };
@@ -76,7 +76,7 @@ export interface ScriptedModel {
   close(): Promise<void>;
 }
 
-const PROTOCOLS: readonly ModelProtocol[] = [anthropicMessages, openAiResponses];
+const PROTOCOLS: readonly ModelProtocol[] = [anthropicMessages, openAiResponses, geminiGenerateContent];
 /** Largest request body accepted (a client sends the whole conversation each time). */
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
 

@@ -4,6 +4,7 @@
  * streamed as server-sent events when the client asked for a stream.
  *   - Anthropic Messages API (POST /v1/messages): Claude Code, opencode's anthropic provider.
  *   - OpenAI Responses API (POST /v1/responses): Codex.
+ *   - Gemini API (POST /v1beta/models/<model>:streamGenerateContent): Gemini CLI.
  */
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
@@ -144,5 +145,41 @@ export const openAiResponses: ModelProtocol = {
       { type: 'response.output_item.done', output_index: 0, item },
       { type: 'response.completed', response },
     ]);
+  },
+};
+
+/** Gemini API function names: functionDeclarations of every tools entry. */
+function geminiToolNames(tools: unknown): string[] {
+  return array(tools).flatMap((t) => (isObject(t) ? array(t.functionDeclarations).flatMap((f) => (isObject(f) && typeof f.name === 'string' ? [f.name] : [])) : []));
+}
+
+export const geminiGenerateContent: ModelProtocol = {
+  name: 'gemini-generate-content',
+  paths: [':streamGenerateContent', ':generateContent'],
+  callId: (core) => core,
+  parse(body) {
+    const request = isObject(body) ? body : {};
+    const toolResults = array(request.contents).flatMap((c) =>
+      isObject(c)
+        ? array(c.parts).flatMap((p) => {
+            const r = isObject(p) && isObject(p.functionResponse) ? p.functionResponse : undefined;
+            if (!r || typeof r.id !== 'string') return [];
+            const response = isObject(r.response) ? r.response : {};
+            const text = typeof response.output === 'string' ? response.output : typeof response.error === 'string' ? response.error : JSON.stringify(response);
+            return [{ id: r.id, result: { text, isError: typeof response.error === 'string', raw: r } }];
+          })
+        : [],
+    );
+    return { tools: geminiToolNames(request.tools), toolResults, stream: true };
+  },
+  respond(res, reply, stream) {
+    const part = reply.toolUse ? { functionCall: { id: reply.toolUse.id, name: reply.toolUse.name, args: reply.toolUse.input } } : { text: reply.text ?? '' };
+    const chunk = { candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 100, candidatesTokenCount: 20, totalTokenCount: 120 } };
+    if (!stream) {
+      json(res, chunk);
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.end(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
   },
 };

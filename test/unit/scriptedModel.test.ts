@@ -69,6 +69,22 @@ describe('scripted model (the model API stand-in of the real-client tests)', () 
     }
   });
 
+  it('Gemini API: a functionCall with an id, the functionResponse with that id recorded', async () => {
+    const model = await startScriptedModel({ steps });
+    try {
+      const tools = [{ functionDeclarations: [{ name: 'run_shell_command' }, { name: 'mcp_terminal-shepherd_terminal_run' }] }];
+      const first = events((await post(model, '/v1beta/models/m:streamGenerateContent?alt=sse', { contents: [{ role: 'user', parts: [{ text: 'run it' }] }], tools })).text);
+      const call = first[0]!.candidates[0].content.parts[0].functionCall;
+      assert.deepEqual({ name: call.name, args: call.args }, { name: 'mcp_terminal-shepherd_terminal_run', args: { command: 'echo hi' } });
+      const answer = { functionResponse: { id: call.id, name: call.name, response: { output: '{"status":"completed"}' } } };
+      const second = events((await post(model, '/v1beta/models/m:streamGenerateContent?alt=sse', { contents: [{ role: 'model', parts: [{ functionCall: call }] }, { role: 'user', parts: [answer] }], tools })).text);
+      assert.equal(second[0]!.candidates[0].content.parts[0].text, 'All done.');
+      assert.equal(model.exchanges()[0]?.result?.text, '{"status":"completed"}');
+    } finally {
+      await model.close();
+    }
+  });
+
   it('OpenAI Responses: a function call inside its namespace, the function_call_output recorded', async () => {
     const model = await startScriptedModel({ steps });
     try {
