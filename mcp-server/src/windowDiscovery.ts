@@ -2,10 +2,12 @@
  * Which VS Code window a server started outside VS Code talks to, and what it says when there is
  * none. In order:
  *   1. the bridge VS Code passed in the environment (VS Code's own MCP client started us);
- *   2. the window whose extension host started us (an extension's MCP client: Cline, Continue);
- *   3. the workspace asked for: with --workspace (or TERMINAL_SHEPHERD_WORKSPACE) that folder's
+ *   2. the workspace asked for: with --workspace (or TERMINAL_SHEPHERD_WORKSPACE) that folder's
  *      .devtools/bridge.json only; otherwise the client's working directory and every folder
- *      above it, nearest first (a client started in a subfolder of an open workspace finds it).
+ *      above it, nearest first (a client started in a subfolder of an open workspace finds it);
+ *   3. when no folder was given and none of those has a window: the window whose extension host
+ *      started us (an extension's MCP client, such as Cline's or Continue's, runs in VS Code's own
+ *      working directory). The process ancestry is read only then: on Windows it costs a CIM query.
  */
 import path from 'node:path';
 import { bridgeFilePath, readBridgeFile } from '../../common/src/bridgeDiscovery';
@@ -49,36 +51,33 @@ export function searchFolders(query: WorkspaceQuery): string[] {
   }
 }
 
-/** Live windows, and among them the one whose extension host is an ancestor of this process. */
-async function windowsAround(options: DiscoveryOptions): Promise<{ open: WindowRecord[]; parent?: WindowRecord }> {
-  if (!options.shepherdRoot) return { open: [] };
-  const open = await readWindowRecords(options.shepherdRoot);
-  if (open.length === 0 || !options.ancestors) return { open };
-  const ancestors = await options.ancestors();
-  const parent = ancestors.map((pid) => open.find((w) => w.pid === pid)).find((w) => w !== undefined);
-  return parent ? { open, parent } : { open };
-}
-
 export interface Discovery {
   readonly candidates: Candidate[];
   /** Windows open now (for the message when none answers). */
   readonly openWindows: WindowRecord[];
 }
 
+async function advertisedIn(folder: string): Promise<Candidate | undefined> {
+  const file = bridgeFilePath(folder);
+  const advertised = await readBridgeFile(file);
+  return advertised ? { source: file, target: { endpoint: advertised.endpoint, token: advertised.token } } : undefined;
+}
+
 export async function discoverBridges(options: DiscoveryOptions): Promise<Discovery> {
   const candidates: Candidate[] = [];
-  const add = (candidate: Candidate): void => {
-    if (!candidates.some((c) => c.target.endpoint === candidate.target.endpoint)) candidates.push(candidate);
+  const add = (candidate: Candidate | undefined): void => {
+    if (candidate && !candidates.some((c) => c.target.endpoint === candidate.target.endpoint)) candidates.push(candidate);
   };
   if (options.target) add({ source: 'the bridge VS Code passed in the environment', target: options.target });
-  const { open, parent } = await windowsAround(options);
-  const folders = [...(parent ? [parent.workspaceFolder] : []), ...(options.workspace ? searchFolders(options.workspace) : [])];
-  for (const folder of folders) {
-    const file = bridgeFilePath(folder);
-    const advertised = await readBridgeFile(file);
-    if (advertised) add({ source: file, target: { endpoint: advertised.endpoint, token: advertised.token } });
+  for (const folder of options.workspace ? searchFolders(options.workspace) : []) add(await advertisedIn(folder));
+  const openWindows = options.shepherdRoot ? await readWindowRecords(options.shepherdRoot) : [];
+  const byFolder = candidates.length - (options.target ? 1 : 0);
+  if (byFolder === 0 && !options.workspace?.exact && openWindows.length > 0 && options.ancestors) {
+    const ancestors = await options.ancestors();
+    const parent = ancestors.map((pid) => openWindows.find((w) => w.pid === pid)).find((w) => w !== undefined);
+    if (parent) add(await advertisedIn(parent.workspaceFolder));
   }
-  return { candidates, openWindows: open };
+  return { candidates, openWindows };
 }
 
 /** What the agent (and the person) reads when no window answers: where we looked, what is open, what to do. */

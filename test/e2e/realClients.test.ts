@@ -132,6 +132,37 @@ describe('real MCP clients (Claude Code, Codex, Gemini CLI, opencode from the np
     );
   });
 
+  it("started by the window's own extension host in another folder (as Cline and Continue start servers), the server finds that window", async () => {
+    const answer = await win.vscode.driver.evaluate<{ isError?: boolean; structuredContent?: unknown; content: { text: string }[] }>(
+      `
+      const child = require('child_process').spawn(${JSON.stringify(launcher())}, [], { cwd: '/', stdio: ['pipe', 'pipe', 'ignore'] });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      const reply = async (id) => {
+        for (let i = 0; i < 300; i++) {
+          const line = out.split('\\n').find((l) => l.startsWith('{') && JSON.parse(l).id === id);
+          if (line) return JSON.parse(line);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        throw new Error('no answer to ' + id + ': ' + out);
+      };
+      const send = (m) => child.stdin.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\\n');
+      try {
+        send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'in-window-client', version: '1' } } });
+        await reply(1);
+        send({ method: 'notifications/initialized' });
+        send({ id: 2, method: 'tools/call', params: { name: 'terminal_list', arguments: {} } });
+        return (await reply(2)).result;
+      } finally {
+        child.kill();
+      }
+      `,
+      { timeoutMs: 60_000 },
+    );
+    assert.notEqual(answer.isError, true, JSON.stringify(answer));
+    assert.ok(Array.isArray((answer.structuredContent as { terminals?: unknown[] }).terminals), JSON.stringify(answer));
+  });
+
   for (const name of ['claude', 'codex', 'gemini', 'opencode'] as const) {
     it(`Connect an MCP Client writes ${name}'s own file (user scope) after a diff and a confirmation, keeping what was there`, async () => {
       const run = await runAnsweringDialogs(win, 'terminalShepherd.connectClient', { client: name, scope: 'user' }, /^Write$/);

@@ -31,7 +31,7 @@ describe('finding the window from outside VS Code', () => {
     assert.deepEqual(searchFolders({ folder: '/home/ana/src/shop/web', exact: true }), ['/home/ana/src/shop/web']);
   });
 
-  it('order: the environment, the window that started this process, then the nearest folder upwards', async () => {
+  it('order: the environment, then the nearest folder upwards; the window that started this process only when no folder has one', async () => {
     const root = dirs.make();
     const workspace = dirs.make();
     const sub = path.join(workspace, 'packages', 'web');
@@ -40,13 +40,19 @@ describe('finding the window from outside VS Code', () => {
     const parentWorkspace = dirs.make();
     advertise(parentWorkspace, '/sock/parent');
     recordWindow(root, process.pid, parentWorkspace);
-    const found = await discoverBridges({ target: { endpoint: '/sock/env', token: 'x' }, workspace: { folder: sub, exact: false }, shepherdRoot: root, ancestors: async () => [4242, process.pid] });
-    assert.deepEqual(
-      found.candidates.map((c) => c.target.endpoint),
-      ['/sock/env', '/sock/parent', '/sock/workspace'],
-    );
+    let asked = 0;
+    const ancestors = async (): Promise<number[]> => {
+      asked++;
+      return [4242, process.pid];
+    };
+    const found = await discoverBridges({ target: { endpoint: '/sock/env', token: 'x' }, workspace: { folder: sub, exact: false }, shepherdRoot: root, ancestors });
+    assert.deepEqual(found.candidates.map((c) => c.target.endpoint), ['/sock/env', '/sock/workspace']);
+    assert.equal(asked, 0, 'a folder with a window: the process ancestry is not read');
     assert.deepEqual(found.openWindows.map((w) => w.workspaceFolder), [parentWorkspace]);
-    const exact = await discoverBridges({ workspace: { folder: sub, exact: true }, shepherdRoot: root, ancestors: async () => [] });
+    const elsewhere = dirs.make();
+    const fromParent = await discoverBridges({ workspace: { folder: elsewhere, exact: false }, shepherdRoot: root, ancestors });
+    assert.deepEqual(fromParent.candidates.map((c) => c.target.endpoint), ['/sock/parent'], 'started by a window that serves another folder (Cline, Continue)');
+    const exact = await discoverBridges({ workspace: { folder: elsewhere, exact: true }, shepherdRoot: root, ancestors });
     assert.deepEqual(exact.candidates, [], 'an explicit folder is looked at alone');
   });
 
