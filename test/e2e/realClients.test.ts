@@ -30,7 +30,8 @@ const RECORDS = path.join(repoRoot, 'test-results', 'real-clients');
 const EXISTING: Record<RealClientName, { file: string; text: string }> = {
   claude: { file: '.claude.json', text: JSON.stringify({ numStartups: 3, mcpServers: { other: { type: 'stdio', command: 'other-mcp', args: ['--x'], env: {} } } }, null, 2) },
   codex: { file: '.codex/config.toml', text: '# my Codex settings\nmodel_reasoning_effort = "high"\n\n[mcp_servers.other]\ncommand = "other-mcp"\nargs = ["--x"]\n' },
-  gemini: { file: '.gemini/settings.json', text: '{\n  // my settings\n  "ui": { "theme": "GitHub" },\n  "mcpServers": { "other": { "command": "other-mcp", "args": ["--x"] } }\n}\n' },
+  // A person who signs in to Gemini CLI with an API key (the agent turn needs it: no browser sign-in here).
+  gemini: { file: '.gemini/settings.json', text: '{\n  // my settings\n  "ui": { "theme": "GitHub" },\n  "security": { "auth": { "selectedType": "gemini-api-key" } },\n  "mcpServers": { "other": { "command": "other-mcp", "args": ["--x"] } }\n}\n' },
   opencode: { file: '.config/opencode/opencode.json', text: JSON.stringify({ $schema: 'https://opencode.ai/config.json', mcp: { other: { type: 'local', command: ['other-mcp', '--x'], enabled: false } } }, null, 2) },
 };
 
@@ -50,16 +51,20 @@ function procChain(pid: number): { comm: string; ancestors: string[] } {
 }
 
 /** What a client forwarded of a terminal_run result: the structured content's JSON (maybe after a preamble of its own), or the text content. */
-function readForwarded(text: string): { form: 'structured' | 'text'; status?: string; exitCode?: number; output?: string; pid: number } {
+function readForwarded(sent: string): { form: string; status?: string; exitCode?: number; output?: string; pid: number } {
+  // Gemini CLI wraps what a tool returned in tags that mark it as not to be obeyed.
+  const wrapped = /^<untrusted_context>\n?([\s\S]*?)\n?<\/untrusted_context>$/.exec(sent.trim());
+  const text = wrapped ? wrapped[1]! : sent;
+  const form = (kind: string): string => (wrapped ? `${kind} in <untrusted_context>` : kind);
   const json = /\{[\s\S]*\}$/.exec(text.trim());
   if (json) {
     const r = JSON.parse(json[0]) as { status: string; exitCode: number; output: string; pid: number };
-    return { form: 'structured', status: r.status, exitCode: r.exitCode, output: r.output, pid: r.pid };
+    return { form: form('structured'), status: r.status, exitCode: r.exitCode, output: r.output, pid: r.pid };
   }
   // completed · exit code 7 · 147 ms · terminal "x" (shell pid 1, strategy vscode) ... --- output --- ...
   const head = /^(\w+) · exit code (\d+) · .*shell pid (\d+)/.exec(text);
   const output = text.split('\n--- output ---\n')[1];
-  return { form: 'text', status: head?.[1], exitCode: head ? Number(head[2]) : undefined, output, pid: Number(head?.[3]) };
+  return { form: form('text'), status: head?.[1], exitCode: head ? Number(head[2]) : undefined, output, pid: Number(head?.[3]) };
 }
 
 describe('real MCP clients (Claude Code, Codex, Gemini CLI, opencode from the npm registry) with a real VS Code window', function () {

@@ -187,10 +187,11 @@ const AGENT_TURNS: Partial<Record<RealClientName, (prompt: string, model: Script
       }),
     },
   }),
-  // The Gemini API at the scripted URL with an API key (its auth type named, as a person picks it once); --yolo runs tools without asking.
+  // The Gemini API at the scripted URL with an API key; --yolo runs tools without asking. Its settings
+  // must name API-key sign-in (security.auth.selectedType "gemini-api-key"), as a person picks it once.
   gemini: (prompt, model) => ({
     args: ['-p', prompt, '--yolo', '-m', MODEL],
-    env: { GEMINI_API_KEY: 'sk-scripted', GEMINI_DEFAULT_AUTH_TYPE: 'gemini-api-key', GOOGLE_GEMINI_BASE_URL: model.url },
+    env: { GEMINI_API_KEY: 'sk-scripted', GOOGLE_GEMINI_BASE_URL: model.url },
   }),
   // A model provider on the Responses API; Codex asks before a tool that may change things, and exec has nobody to ask.
   codex: (prompt, model) => ({
