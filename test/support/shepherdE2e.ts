@@ -95,6 +95,9 @@ export async function openShepherdWindow(
     settings: { ...E2E_SETTINGS, ...options.settings },
     machineSettings: { ...E2E_MACHINE_SETTINGS, ...options.machineSettings },
     label: options.label ?? 'shepherd',
+    // The extension's log channel keeps debug lines only at VS Code's debug level: a failed test's
+    // kept log then shows every execution, marker and probe that decided its run.
+    serverArgs: ['--log', 'debug'],
     ...options.launch,
   });
   try {
