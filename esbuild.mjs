@@ -27,6 +27,8 @@ const bundles = [
     entryPoints: { extension: 'extension/src/extension.ts' },
     outdir: 'dist',
     external: ['vscode'],
+    // jsonc-parser's main build is UMD, whose lazy requires a bundler cannot follow; its ES module build bundles.
+    alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   },
   {
     ...common,

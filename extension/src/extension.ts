@@ -19,6 +19,11 @@ import { DevServers } from './core/servers/devServers';
 import { WorkspaceStacks } from './core/stacks/workspaceStacks';
 import { integrationFilesProvider } from './core/terminals/integration/integrationFiles';
 import { TerminalService } from './core/service/terminalService';
+import { publishToUserHome } from './core/clients/userHome';
+import { shepherdHome } from '../../common/src/shepherdHome';
+import { connectInProcess } from '../../mcp-server/src/inProcess';
+import { registerConnectClient } from './vscode/connectClient';
+import { registerRunCommand } from './vscode/runCommand';
 import { modalApprover } from './vscode/commandApproval';
 import { offerCopilotSetup } from './vscode/copilotFirstRun';
 import { createLogChannel } from './vscode/logChannel';
@@ -91,6 +96,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
 
   let bridge: BridgeServer | undefined;
   let bridgeFile: BridgeFilePublisher | undefined;
+  let userHome: ReturnType<typeof publishToUserHome> | undefined;
   try {
     bridge = await startBridgeServer({
       handlers: createBridgeHandlers({ terminals, ledger, servers, stacks }),
@@ -110,9 +116,19 @@ export async function activate(context: ExtensionContext): Promise<void> {
         (file, error) => dataDirAlarm.report('bridgeFile', file, error),
       );
     }
+    const serverScript = context.asAbsolutePath(path.join('dist', 'mcp-server.js'));
+    const target = { endpoint: bridge.endpoint, token: bridge.token };
+    userHome = publishToUserHome({
+      root: shepherdHome(),
+      launcher: { version, runtime: process.execPath, serverScript },
+      ...(workspaceFolder ? { window: { pid: process.pid, workspaceFolder } } : {}),
+      logger: log,
+    });
     context.subscriptions.push(
+      registerRunCommand({ logger: showLog, connect: () => connectInProcess({ version, logger: log, target, ...(workspaceFolder ? { workspaceFolder } : {}) }, { name: 'terminal-shepherd-run-command', version }) }),
+      registerConnectClient({ logger: showLog, version, workspaceFolder, globalStorage: context.globalStorageUri.fsPath }),
       registerMcpServerProvider({
-        serverScript: context.asAbsolutePath(path.join('dist', 'mcp-server.js')),
+        serverScript,
         endpoint: bridge.endpoint,
         token: bridge.token,
         workspaceFolder,
@@ -132,7 +148,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
     // Calls still waiting on a run end now (WindowClosing); the bridge lets their answers out
     // before it closes, so a client reads why rather than a dropped connection.
     terminals.dispose();
-    await Promise.allSettled([ledger.dispose(), bridgeFile?.dispose(), bridge?.dispose()]);
+    await Promise.allSettled([ledger.dispose(), bridgeFile?.dispose(), bridge?.dispose(), userHome?.then((h) => h.dispose())]);
     monitor.dispose();
   };
   log.info('Terminal Shepherd ready');

@@ -12,7 +12,6 @@ import {
   ResponseError,
   type MessageConnection,
 } from 'vscode-jsonrpc/node';
-import { bridgeFilePath, readBridgeFile } from '../../common/src/bridgeDiscovery';
 import { createBridgeConnection } from '../../common/src/bridgeTransport';
 import type { Logger } from '../../common/src/logger';
 import {
@@ -28,6 +27,9 @@ import {
   type RequestMeta,
   type ResultOf,
 } from '../../common/src/protocol';
+import { discoverBridges, unreachableMessage, type BridgeTarget } from './windowDiscovery';
+
+export type { BridgeTarget } from './windowDiscovery';
 
 /** A failure the agent can act on: what happened and what to do, with a named code. */
 export class BridgeError extends Error {
@@ -45,16 +47,17 @@ export class BridgeError extends Error {
   }
 }
 
-export interface BridgeTarget {
-  readonly endpoint: string;
-  readonly token: string;
-}
-
 export interface BridgeClientOptions {
   /** Given by VS Code when it starts the server; tried first. */
   readonly target?: BridgeTarget;
   /** Workspace folder whose .devtools/bridge.json advertises the window. */
   readonly workspaceFolder?: string;
+  /** Also look in every folder above workspaceFolder (it is the client's working directory, not a folder asked for). */
+  readonly searchParents?: boolean;
+  /** ~/.terminal-shepherd: finds the window whose extension host started this process, and names the open windows. */
+  readonly shepherdRoot?: string;
+  /** This process's ancestors, nearest first (with shepherdRoot). */
+  readonly ancestors?: () => Promise<number[]>;
   readonly logger: Logger;
   readonly clientInfo: { name: string; version: string };
   readonly connectTimeoutMs?: number;
@@ -152,8 +155,11 @@ export class BridgeClient {
   }
 
   private async establish(): Promise<Connection> {
+    const { workspaceFolder, searchParents, target, shepherdRoot, ancestors } = this.options;
+    const workspace = workspaceFolder ? { folder: workspaceFolder, exact: !searchParents } : undefined;
+    const found = await discoverBridges({ ...(target ? { target } : {}), ...(workspace ? { workspace } : {}), ...(shepherdRoot ? { shepherdRoot } : {}), ...(ancestors ? { ancestors } : {}) });
     const failures: string[] = [];
-    for (const candidate of await this.candidates()) {
+    for (const candidate of found.candidates) {
       try {
         return await this.open(candidate.target);
       } catch (error) {
@@ -164,28 +170,7 @@ export class BridgeClient {
         failures.push(`${candidate.source}: ${(error as Error).message}`);
       }
     }
-    const where = this.options.workspaceFolder ? ` for ${this.options.workspaceFolder}` : '';
-    throw new BridgeError(
-      BridgeErrorCode.Unreachable,
-      `No VS Code window with the Terminal Shepherd extension is reachable${where}. ` +
-        'Open this folder in VS Code with the extension installed and enabled (and the workspace trusted), then retry.' +
-        (failures.length > 0 ? ` (Tried ${failures.join('; ')}.)` : ''),
-    );
-  }
-
-  private async candidates(): Promise<{ source: string; target: BridgeTarget }[]> {
-    const list: { source: string; target: BridgeTarget }[] = [];
-    if (this.options.target) {
-      list.push({ source: 'the bridge VS Code passed in the environment', target: this.options.target });
-    }
-    if (this.options.workspaceFolder) {
-      const file = bridgeFilePath(this.options.workspaceFolder);
-      const advertised = await readBridgeFile(file);
-      if (advertised && advertised.endpoint !== this.options.target?.endpoint) {
-        list.push({ source: file, target: { endpoint: advertised.endpoint, token: advertised.token } });
-      }
-    }
-    return list;
+    throw new BridgeError(BridgeErrorCode.Unreachable, unreachableMessage(workspace, found.openWindows, failures));
   }
 
   private async open(target: BridgeTarget): Promise<Connection> {

@@ -4,7 +4,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Logger } from '../../common/src/logger';
-import { BridgeClient, type BridgeTarget } from './bridgeClient';
+import { BridgeClient, type BridgeClientOptions, type BridgeTarget } from './bridgeClient';
 import type { ToolRegistration } from './toolSupport';
 import { registerKillOrphans } from './tools/killOrphans';
 import { registerKillProcess } from './tools/killProcess';
@@ -33,6 +33,8 @@ export interface ServerOptions {
   readonly logger: Logger;
   readonly target?: BridgeTarget;
   readonly workspaceFolder?: string;
+  /** How the window is found besides (see windowDiscovery.ts). */
+  readonly discovery?: Pick<BridgeClientOptions, 'searchParents' | 'shepherdRoot' | 'ancestors'>;
 }
 
 export function createServer(options: ServerOptions): { server: McpServer; dispose: () => Promise<void> } {
@@ -54,6 +56,7 @@ export function createServer(options: ServerOptions): { server: McpServer; dispo
     clientInfo: { name: SERVER_NAME, version: options.version },
     ...(options.target ? { target: options.target } : {}),
     ...(options.workspaceFolder ? { workspaceFolder: options.workspaceFolder } : {}),
+    ...options.discovery,
   });
   const context = { bridge, logger: options.logger };
   for (const register of tools) {

@@ -37,6 +37,11 @@ const SHIPPED = [
   'extension/shell/zshrc.zsh',
   'extension/media/icon.png',
   'extension/media/processes-view.svg',
+  // The Getting Started walkthrough's pictures (package.json contributes.walkthroughs).
+  'extension/media/walkthrough/connect-client.png',
+  'extension/media/walkthrough/dev-server.png',
+  'extension/media/walkthrough/processes.png',
+  'extension/media/walkthrough/run-command.png',
 ];
 
 /** Entry names of a zip (python3's zipfile: on every machine that runs these tests). */
@@ -85,7 +90,7 @@ describe('the .vsix: npm run package, only what ships, installed into a fresh VS
     console.log(`      timings (ms): ${JSON.stringify(timings)}`);
   });
 
-  it('holds only what ships: the two bundles (minified, no source maps), manifest, README, LICENSE, icons', () => {
+  it('holds only what ships: the two bundles (minified, no source maps), manifest, README, LICENSE, icons, the walkthrough\'s pictures', () => {
     const entries = zipEntries(VSIX);
     assert.deepEqual([...entries].sort(), [...SHIPPED].sort());
     for (const bad of ['node_modules', '.map', '.ts', 'test/', 'extension/src', 'common/', '.devtools', '.vscode-test', 'screenshots']) {
@@ -98,6 +103,8 @@ describe('the .vsix: npm run package, only what ships, installed into a fresh VS
     assert.ok(images.every((src) => !/^[a-z]+:/.test(src)), images.join(', '));
     const manifest = JSON.parse(zipText(VSIX, 'extension/package.json'));
     assert.equal(manifest.main, './dist/extension.js');
+    const walkthroughMedia = (manifest.contributes.walkthroughs as { steps: { media: { image: string } }[] }[]).flatMap((w) => w.steps.map((step) => `extension/${step.media.image}`));
+    assert.deepEqual(walkthroughMedia.filter((m) => !entries.includes(m)), [], "every walkthrough step's picture ships");
     assert.ok(manifest.contributes.views.terminalShepherd, 'the Processes view is contributed');
     const bundle = zipText(VSIX, 'extension/dist/extension.js');
     assert.ok(!bundle.includes('sourceMappingURL'), 'production bundle: no source map reference');

@@ -1,14 +1,15 @@
 /**
  * An MCP SDK client connected to createServer() (mcp-server/src/server.ts) over the SDK's
- * in-memory transport: the tools run from source, no build needed. Only the MCP transport is in
- * memory; the tools still reach the window through the real BridgeClient over a real socket.
+ * in-memory transport (mcp-server/src/inProcess.ts): the tools run from source, no build needed.
+ * Only the MCP transport is in memory; the tools still reach the window through the real
+ * BridgeClient over a real socket.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { createStreamLogger } from '../../common/src/logger';
-import { createServer, type ServerOptions } from '../../mcp-server/src/server';
+import { connectInProcess } from '../../mcp-server/src/inProcess';
+import type { ServerOptions } from '../../mcp-server/src/server';
 import { TEST_CLIENT_INFO } from './mcpClient';
 
 export const IN_MEMORY_SERVER_VERSION = '0.0.0-test';
@@ -26,27 +27,6 @@ export interface InMemoryMcpSession {
 export async function connectInMemory(options: Pick<ServerOptions, 'workspaceFolder' | 'target'>): Promise<InMemoryMcpSession> {
   let log = '';
   const logger = createStreamLogger((line) => (log += line), { level: 'debug' });
-  const { server, dispose } = createServer({ version: IN_MEMORY_SERVER_VERSION, logger, ...options });
-  const client = new Client(TEST_CLIENT_INFO);
-  const close = async (): Promise<void> => {
-    await client.close();
-    await dispose();
-  };
-  try {
-    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverTransport);
-    await client.connect(clientTransport);
-    // Caches every tool's output schema: from now on callTool checks each structuredContent
-    // against the schema the server advertised, as VS Code's client does.
-    await client.listTools();
-  } catch (error) {
-    await close();
-    throw error;
-  }
-  return {
-    client,
-    call: async (name, args, callOptions) => (await client.callTool({ name, arguments: args }, CallToolResultSchema, callOptions)) as CallToolResult,
-    log: () => log,
-    close,
-  };
+  const session = await connectInProcess({ version: IN_MEMORY_SERVER_VERSION, logger, ...options }, TEST_CLIENT_INFO);
+  return { ...session, log: () => log };
 }

@@ -31,7 +31,8 @@ export async function connectMcpServer(options: { workspace: string; env?: Recor
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [serverScript, '--workspace', options.workspace, ...(options.args ?? [])],
-    env: { PATH: process.env.PATH ?? '', ...options.env },
+    // No window records of the machine's real windows (~/.terminal-shepherd): this folder never exists.
+    env: { PATH: process.env.PATH ?? '', TERMINAL_SHEPHERD_HOME: path.join(options.workspace, '.devtools', 'no-shepherd-home'), ...options.env },
     cwd: options.workspace,
     stderr: 'pipe',
   });
