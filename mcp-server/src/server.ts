@@ -55,7 +55,7 @@ export function createServer(options: ServerOptions): { server: McpServer; dispo
     ...(options.target ? { target: options.target } : {}),
     ...(options.workspaceFolder ? { workspaceFolder: options.workspaceFolder } : {}),
   });
-  const context = { bridge, logger: options.logger };
+  const context = { bridge, logger: options.logger, canElicit: () => server.server.getClientCapabilities()?.elicitation !== undefined };
   for (const register of tools) {
     register(server, context);
   }
