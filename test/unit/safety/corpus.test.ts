@@ -6,26 +6,11 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { buildRules, EMPTY_RULES } from '../../../extension/src/core/checks/commandSafety/autoApproveRules';
-import { decideLine, type SafetySettings } from '../../../extension/src/core/checks/commandSafety/decide';
+import { decideLine } from '../../../extension/src/core/checks/commandSafety/decide';
 import type { LoadedGrammars } from '../../../extension/src/core/checks/commandSafety/shellGrammars';
 import { TempDirs } from '../ledger/helpers';
 import { CORPUS, type Expected } from './corpus';
-import { grammars } from './grammarFiles';
-
-export const HOME = '/home/dev';
-
-export function defaultSafetySettings(workspace: string): SafetySettings {
-  return {
-    perCommandCheck: true,
-    enableAutoApprove: true,
-    globalAutoApprove: false,
-    autoApprove: {},
-    ignoreDefaultAutoApproveRules: false,
-    autoApproveWorkspaceNpmScripts: true,
-    blockDetectedFileWrites: 'outsideWorkspace',
-    workspaceFolders: [workspace],
-  };
-}
+import { HOME, defaultSafetySettings, grammars } from './fixtures';
 
 describe('command safety: the corpus', function () {
   this.timeout(60_000);
