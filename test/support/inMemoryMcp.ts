@@ -5,7 +5,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ElicitRequestSchema, type CallToolResult, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { createStreamLogger } from '../../common/src/logger';
 import { createServer, type ServerOptions } from '../../mcp-server/src/server';
@@ -23,11 +23,18 @@ export interface InMemoryMcpSession {
   close(): Promise<void>;
 }
 
-export async function connectInMemory(options: Pick<ServerOptions, 'workspaceFolder' | 'target'>): Promise<InMemoryMcpSession> {
+export interface InMemoryOptions extends Pick<ServerOptions, 'workspaceFolder' | 'target'> {
+  /** The client declares elicitation and answers each request so (as VS Code's client does). */
+  readonly elicit?: (request: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
+}
+
+export async function connectInMemory(options: InMemoryOptions): Promise<InMemoryMcpSession> {
   let log = '';
   const logger = createStreamLogger((line) => (log += line), { level: 'debug' });
-  const { server, dispose } = createServer({ version: IN_MEMORY_SERVER_VERSION, logger, ...options });
-  const client = new Client(TEST_CLIENT_INFO);
+  const { elicit, ...serverOptions } = options;
+  const { server, dispose } = createServer({ version: IN_MEMORY_SERVER_VERSION, logger, ...serverOptions });
+  const client = new Client(TEST_CLIENT_INFO, elicit ? { capabilities: { elicitation: { form: {} } } } : {});
+  if (elicit) client.setRequestHandler(ElicitRequestSchema, (request, extra) => elicit(request.params, extra.signal));
   const close = async (): Promise<void> => {
     await client.close();
     await dispose();
