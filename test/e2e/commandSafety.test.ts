@@ -14,7 +14,16 @@ import type { TerminalRunResult } from '../../common/src/protocol';
 import { connectMcpServer, toolText, type McpSession } from '../support/mcpClient';
 import { openShepherdWindow, suiteWindow, waitFor } from '../support/shepherdE2e';
 
-type Elicitation = ElicitRequest['params'] & { message: string; requestedSchema: { properties: { decision: { oneOf: { const: string; title: string }[] } } } };
+type Elicitation = ElicitRequest['params'] & { message: string; requestedSchema: { properties: { decision: { enum: string[] } } } };
+
+/** The label of each choice id, as the client shows (and answers) it. */
+const LABELS: Record<string, string> = {
+  once: 'Run Once',
+  'subCommand:session': 'Allow `mkdir …` in this Session',
+  'line:workspace': 'Allow Exact Command Line in this Workspace',
+  'line:user': 'Always Allow Exact Command Line',
+  'all:session': 'Allow All Commands in this Session',
+};
 
 /** An MCP client over stdio that answers elicitations from a script, recording each. */
 class ScriptedClient {
@@ -35,7 +44,7 @@ class ScriptedClient {
     this.asked.push(request);
     const next = this.answers.shift();
     if (next === undefined) throw new Error(`an unexpected question: ${request.message}`);
-    return next === 'decline' ? { action: 'decline' } : { action: 'accept', content: { decision: next } };
+    return next === 'decline' ? { action: 'decline' } : { action: 'accept', content: { decision: LABELS[next] ?? next } };
   }
 
   async run(command: string, answers: string[] = []): Promise<TerminalRunResult> {
@@ -86,7 +95,7 @@ describe('the per-command safety check in the real VS Code, through an MCP clien
     const [question] = client.asked;
     assert.match(question!.message, /^Run `echo cleaning && rm -rf victim-a`\? \(bash, terminal "default", in .*\)/);
     assert.match(question!.message, /`rm -rf victim-a` is denied by `rm` \(default\)/);
-    assert.deepEqual(question!.requestedSchema.properties.decision.oneOf.map((o) => o.title), ['Run Once', 'Allow All Commands in this Session', 'Do Not Run']);
+    assert.deepEqual(question!.requestedSchema.properties.decision.enum, ['Run Once', 'Allow All Commands in this Session', 'Do Not Run']);
     const ran = await client.run('echo cleaning && rm -rf victim-a', ['once']);
     assert.deepEqual([ran.status, ran.exitCode, ran.safety?.answer, ran.safety?.scope], ['completed', 0, 'once', 'once']);
     assert.equal(existsSync(dir), false, 'the folder is gone');
@@ -132,7 +141,7 @@ describe('the per-command safety check in the real VS Code, through an MCP clien
     assert.deepEqual([floor.status, floor.safety?.floor], ['not_approved', true]);
     const question = client.asked.at(-1)!;
     assert.match(question.message, /always asks/);
-    assert.deepEqual(question.requestedSchema.properties.decision.oneOf.map((o) => o.const), ['once', 'decline']);
+    assert.deepEqual(question.requestedSchema.properties.decision.enum, ['Run Once', 'Do Not Run']);
   });
 
   it('every decision is in process-log.jsonl: command, rules, answer and scope', async () => {

@@ -59,22 +59,19 @@ describe('asking through the MCP client (elicitation over the bridge)', () => {
     const requests: ElicitRequest['params'][] = [];
     const client = await connect((request) => {
       requests.push(request);
-      return Promise.resolve({ action: 'accept', content: { decision: 'all:session' } });
+      return Promise.resolve({ action: 'accept', content: { decision: 'Allow All Commands in this Session' } });
     });
     assert.deepEqual(await output(client), { kind: 'approved', choice: 'all:session' });
-    const [request] = requests as [ElicitRequest['params'] & { message: string; requestedSchema: { properties: { decision: { oneOf: { const: string; title: string }[] } } } }];
+    const [request] = requests as [ElicitRequest['params'] & { message: string; requestedSchema: { properties: { decision: { enum: string[]; default: string } } } }];
     assert.equal(request.message, 'Run `rm -rf build`? (bash, terminal "default", in /ws)\n\nAsked because `rm -rf build` is denied by `rm` (default).');
-    assert.deepEqual(request.requestedSchema.properties.decision.oneOf, [
-      { const: 'once', title: 'Run Once' },
-      { const: 'all:session', title: 'Allow All Commands in this Session' },
-      { const: 'decline', title: 'Do Not Run' },
-    ]);
+    assert.deepEqual(request.requestedSchema.properties.decision.enum, ['Run Once', 'Allow All Commands in this Session', 'Do Not Run']);
+    assert.equal(request.requestedSchema.properties.decision.default, 'Do Not Run', 'an answer given without looking runs nothing');
     assert.equal(asked[0]?.elicit, true);
   });
 
   it('Do Not Run, Decline and Cancel decline; an answer not offered declines too', async () => {
     scriptRun();
-    const answers: ElicitResult[] = [{ action: 'accept', content: { decision: 'decline' } }, { action: 'decline' }, { action: 'cancel' }, { action: 'accept', content: { decision: 'line:user' } }];
+    const answers: ElicitResult[] = [{ action: 'accept', content: { decision: 'Do Not Run' } }, { action: 'decline' }, { action: 'cancel' }, { action: 'accept', content: { decision: 'Always Allow Exact Command Line' } }];
     const client = await connect(() => Promise.resolve(answers.shift()!));
     for (let i = 0; i < 3; i++) assert.deepEqual(await output(client), { kind: 'declined' });
     // Not among the choices offered: the SDK refuses it against the schema, or the extension does; never a run.
