@@ -202,8 +202,10 @@ export class ChatSession {
    */
   async answerElicitation(option: string, options: { timeoutMs?: number; screenshot?: string } = {}): Promise<void> {
     const page = this.vsc.page;
+    // An open form says how to submit it (an answered one no longer does).
+    await page.locator('.interactive-session').getByText('Ctrl+Enter to submit').last().waitFor({ state: 'visible', timeout: options.timeoutMs ?? 60_000 });
     const choice = page.locator('.interactive-session').getByText(option, { exact: true }).last();
-    await choice.waitFor({ state: 'visible', timeout: options.timeoutMs ?? 60_000 });
+    await choice.waitFor({ state: 'visible', timeout: 10_000 });
     if (options.screenshot) {
       await page.mouse.move(10, 880); // no hover highlight in the picture
       await this.vsc.screenshot(options.screenshot);
