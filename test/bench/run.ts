@@ -143,6 +143,8 @@ async function main(): Promise<void> {
     console.log(`Questions of a scripted ${AGENT_SESSION.length}-command agent session through VS Code's chat, default rules, same window`);
     line('run_in_terminal (VS Code\'s own)', count(q.runInTerminal));
     line('terminal_run (per-command check on)', count(q.terminalRun));
+    console.log(`  asked by run_in_terminal: ${q.runInTerminal.asked.map((c) => `\`${c}\``).join(', ') || 'none'}`);
+    console.log(`  asked by terminal_run:    ${q.terminalRun.asked.map((c) => `\`${c}\``).join(', ') || 'none'}`);
     console.log(`  run_in_terminal's auto-approve opt-in: ${q.optIn}`);
     console.log();
     await new Promise((resolve) => setTimeout(resolve, 10_000));

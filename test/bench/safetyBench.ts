@@ -69,10 +69,12 @@ export const AGENT_SESSION: readonly { readonly command: string; readonly backgr
 export interface QuestionCount {
   /** VS Code's confirmations, by button clicked. */
   readonly confirmations: number;
-  /** Terminal Shepherd's own questions (MCP elicitation in the chat). */
+  /** Terminal Shepherd's own questions (MCP elicitation in the chat), from the results' safety decisions. */
   readonly elicitations: number;
   readonly calls: number;
   readonly buttons: string[];
+  /** The commands that were asked about (by VS Code or by us). */
+  readonly asked: string[];
 }
 
 export interface SafetyChatResult {
@@ -111,26 +113,27 @@ export async function runSafetyChatBench(): Promise<SafetyChatResult> {
 async function playSession(chat: ChatSession, tool: 'terminal_run' | 'run_in_terminal'): Promise<QuestionCount> {
   const input = (c: (typeof AGENT_SESSION)[number]): Record<string, unknown> =>
     tool === 'terminal_run'
-      ? { command: c.command, name: 'bench', ...(c.background ? { waitMode: 'background' } : {}) }
+      ? { command: c.command, name: c.background ? 'dev' : 'bench', ...(c.background ? { waitMode: 'background' } : {}) }
       : { command: c.command, explanation: 'Benchmark', goal: 'Benchmark', mode: c.background ? 'async' : 'sync' };
-  let elicitations = 0;
   let ended = false;
   const answering = (async () => {
     while (!ended) {
-      try {
-        await chat.answerElicitation('Run Once', { timeoutMs: 500 });
-        elicitations++;
-      } catch {
-        // no question showing right now
-      }
+      await chat.answerElicitation('Run Once', { timeoutMs: 500 }).catch(() => undefined); // none showing right now
     }
   })();
   try {
     const played = await chat.play(`Work on the project with ${tool}.`, [...AGENT_SESSION.map((c) => ({ calls: [{ tool, input: input(c) }] })), { text: 'Done.' }], { timeoutMs: 600_000 });
     const calls = played.calls.filter((c) => (tool === 'terminal_run' ? c.tool.endsWith('_terminal_run') : c.tool === tool));
     if (calls.length !== AGENT_SESSION.length) throw new Error(`${calls.length} ${tool} calls made, ${AGENT_SESSION.length} scripted`);
+    const failed = calls.filter((c) => c.error !== undefined || /^[A-Z][a-zA-Z]+: /.test(c.text ?? ''));
+    if (failed.length > 0) throw new Error(`${tool} calls failed: ${failed.map((c) => `${String(c.input.command)}: ${(c.error ?? c.text ?? '').slice(0, 120)}`).join('; ')}`);
     const confirmations: Confirmation[] = played.confirmations;
-    return { confirmations: confirmations.length, elicitations, calls: calls.length, buttons: [...new Set(confirmations.flatMap((c) => (c.clicked ? [c.clicked] : [])))] };
+    const ours = calls.filter((c) => /"decision":"asked"/.test(c.text ?? ''));
+    const answer = (text: string | undefined): string => /"answer":"([^"]+)"/.exec(text ?? '')?.[1] ?? '';
+    const asked = calls
+      .filter((c) => ours.includes(c) || (tool === 'run_in_terminal' && c.confirmations.length > 0))
+      .map((c) => `${String(c.input.command)}${ours.includes(c) ? ` (${answer(c.text)})` : ''}`);
+    return { confirmations: confirmations.length, elicitations: ours.length, calls: calls.length, buttons: [...new Set(confirmations.flatMap((c) => (c.clicked ? [c.clicked] : [])))], asked };
   } finally {
     ended = true;
     await answering;
@@ -149,16 +152,21 @@ async function enableRunInTerminalAutoApprove(vsc: VsCode, chat: ChatSession): P
     timeoutMs: 120_000,
     policy: () => undefined,
   });
+  const widget = page.locator('.chat-confirmation-widget-container').last();
   const enabling = (async () => {
-    const widget = page.locator('.chat-confirmation-widget-container').last();
     await widget.waitFor({ state: 'visible', timeout: 60_000 });
-    await widget.locator('.monaco-dropdown-button, .monaco-button-dropdown .monaco-dropdown-button').first().click({ timeout: 10_000 });
-    await page.locator('.context-view .action-label, .monaco-menu .action-label', { hasText: 'Enable Auto Approve' }).first().click({ timeout: 10_000 });
-    await page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Enable$/ }).click({ timeout: 10_000 });
+    await widget.locator('.chat-confirmation-widget-buttons .monaco-dropdown-button').first().click({ timeout: 10_000 });
+    // The menu's only entry (VS Code's menus take the keyboard; a click on the item is not stable in the web workbench).
+    await page.waitForTimeout(500);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.locator('.monaco-dialog-box .monaco-button', { hasText: /^\s*Enable\s*$/ }).click({ timeout: 10_000 });
     enabled = true;
   })().catch(async (error: unknown) => {
-    // Could not find the opt-in: let the call run so the session ends; the figures say so.
-    await page.locator('.chat-confirmation-widget-container .monaco-button', { hasText: /^Allow$/ }).last().click({ timeout: 10_000 }).catch(() => undefined);
+    // Could not find the opt-in: the figures say so; the call is allowed so the session ends.
+    await vsc.screenshot(path.join(repoRoot, 'test-results', 'bench-safety-opt-in.png')).catch(() => undefined);
+    await page.keyboard.press('Escape').catch(() => undefined);
+    await widget.locator('.chat-confirmation-widget-buttons .monaco-button').first().click({ timeout: 10_000 }).catch(() => undefined);
     return String(error).split('\n')[0];
   });
   const failure = await enabling;
