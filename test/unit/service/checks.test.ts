@@ -16,7 +16,7 @@ import { defaultSettings, type ShepherdSettings } from '../../../extension/src/c
 import { TerminalService } from '../../../extension/src/core/service/terminalService';
 import { integrationFilesProvider } from '../../../extension/src/core/terminals/integration/integrationFiles';
 import { collectingLogger, TempDirs, type CollectingLogger } from '../ledger/helpers';
-import { FakeTerminalHost, SHELL_SCRIPTS, ScriptedProbe, type FakeTerminal } from '../terminals/fakeTerminalHost';
+import { FakeTerminalHost, SHELL_SCRIPTS, ScriptedProbe, completeEveryCommand, typedAnywhere } from '../terminals/fakeTerminalHost';
 
 const settings: ShepherdSettings = { ...defaultSettings, gracePeriodMs: 200, defaultTimeoutMs: 5000, shellIntegrationTimeoutMs: 1000 };
 
@@ -84,8 +84,7 @@ describe('checks before typing, in the terminal service', () => {
       ...(options.approver === false ? {} : { approver: { via: person.via, ask: person.ask } }),
       ...(options.answerTimeoutMs !== undefined ? { answerTimeoutMs: options.answerTimeoutMs } : {}),
     });
-    // Every command completes at once, printing what it was typed as.
-    host.onExecute = (execution) => execution.complete(`ran: ${execution.commandLine}\r\n`, 0);
+    completeEveryCommand(host);
   }
 
   beforeEach(() => setup());
@@ -95,8 +94,6 @@ describe('checks before typing, in the terminal service', () => {
     dirs.cleanup();
   });
 
-  /** Everything the terminals were asked to do: executions and typed text, per terminal. */
-  const typedAnywhere = (): string[] => host.terminals.flatMap((t: FakeTerminal) => [...t.executions.map((e) => e.commandLine), ...t.sentText.map((s) => s.text)]);
 
   describe('a check that refuses', () => {
     it('leaves no side effect: no terminal opened, nothing typed', async () => {
@@ -138,11 +135,11 @@ describe('checks before typing, in the terminal service', () => {
       };
       assert.equal((await service.run({ command: 'apt remove foo', name: 'asks' })).status, 'waiting_for_input');
       trusted = false;
-      const before = typedAnywhere();
+      const before = typedAnywhere(host);
       const seen = check.seen.length;
       await rejectsWith(service.run({ command: 'echo hi' }), BridgeErrorCode.WorkspaceUntrusted, new RegExp(`^${escapeRegExp(workspaceUntrustedError().message)}$`));
       await rejectsWith(service.input({ name: 'asks', text: 'y' }), BridgeErrorCode.WorkspaceUntrusted);
-      assert.deepEqual(typedAnywhere(), before);
+      assert.deepEqual(typedAnywhere(host), before);
       assert.equal(host.terminals.length, 1, 'no terminal was opened for the refused run');
       assert.equal(check.seen.length, seen, 'later checks never saw the calls');
     });
@@ -168,7 +165,7 @@ describe('checks before typing, in the terminal service', () => {
       assert.deepEqual([result.status, result.output, result.command, result.exitCode], ['not_approved', '', 'rm -rf build', undefined]);
       assert.match(result.message ?? '', /^The user declined to run `rm -rf build` \(asked because rm deletes files\); nothing was typed\. Do not retry it/);
       assert.equal(host.terminals.length, 0);
-      assert.deepEqual(typedAnywhere(), []);
+      assert.deepEqual(typedAnywhere(host), []);
     });
 
     it('with nobody to ask (no approver), no answer, or no answer within the bound, nothing runs', async () => {
@@ -191,7 +188,7 @@ describe('checks before typing, in the terminal service', () => {
       const late = await service.run({ command: 'rm -rf build' });
       assert.deepEqual([late.status, questionTakenDown], ['not_approved', true]);
       assert.match(late.message ?? '', /did not answer within 50 ms/);
-      assert.deepEqual(typedAnywhere(), []);
+      assert.deepEqual(typedAnywhere(host), []);
     });
 
     it('a client that gives up while the person is asked gets Cancelled, and a late approval types nothing', async () => {
@@ -205,7 +202,7 @@ describe('checks before typing, in the terminal service', () => {
       await rejectsWith(call, BridgeErrorCode.Cancelled, /nothing was started/);
       approve({ kind: 'approved', choice: 'once' });
       await new Promise((resolve) => setTimeout(resolve, 20));
-      assert.deepEqual(typedAnywhere(), []);
+      assert.deepEqual(typedAnywhere(host), []);
     });
 
     it('several checks asking make one question with every reason', async () => {

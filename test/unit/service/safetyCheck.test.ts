@@ -18,7 +18,7 @@ import { TerminalService } from '../../../extension/src/core/service/terminalSer
 import { integrationFilesProvider } from '../../../extension/src/core/terminals/integration/integrationFiles';
 import { collectingLogger, TempDirs } from '../ledger/helpers';
 import { HOME, defaultSafetySettings, grammars } from '../safety/fixtures';
-import { FakeTerminalHost, SHELL_SCRIPTS, ScriptedProbe } from '../terminals/fakeTerminalHost';
+import { FakeTerminalHost, SHELL_SCRIPTS, ScriptedProbe, completeEveryCommand, typedAnywhere } from '../terminals/fakeTerminalHost';
 
 const settings: ShepherdSettings = { ...defaultSettings, gracePeriodMs: 200, defaultTimeoutMs: 5000, shellIntegrationTimeoutMs: 1000 };
 
@@ -73,7 +73,7 @@ describe('the per-command safety check, in the terminal service', () => {
       },
       audit: (record) => audit.push(record),
     });
-    host.onExecute = (execution) => execution.complete(`ran: ${execution.commandLine}\r\n`, 0);
+    completeEveryCommand(host);
   }
 
   beforeEach(() => setup());
@@ -83,7 +83,6 @@ describe('the per-command safety check, in the terminal service', () => {
     dirs.cleanup();
   });
 
-  const typed = (): string[] => host.terminals.flatMap((t) => [...t.executions.map((e) => e.commandLine), ...t.sentText.map((s) => s.text)]);
 
   it('a line the rules approve runs with no question, and the result names the rules', async () => {
     const result = await service.run({ command: 'git status && ls -la' });
@@ -103,7 +102,7 @@ describe('the per-command safety check, in the terminal service', () => {
     assert.deepEqual(question!.choices.map((c) => c.id), ['once', 'all:session']);
     assert.equal(result.status, 'not_approved');
     assert.deepEqual(result.safety, { decision: 'asked', reason: question!.reasons[0], rules: ['`rm` (default)'], answer: 'declined', via: 'modal' } satisfies CommandSafety);
-    assert.deepEqual([host.terminals.length, typed()], [0, []]);
+    assert.deepEqual([host.terminals.length, typedAnywhere(host)], [0, []]);
     assert.equal(audit.at(-1)?.safety.answer, 'declined');
   });
 
@@ -113,7 +112,7 @@ describe('the per-command safety check, in the terminal service', () => {
     assert.deepEqual([result.status, result.safety?.answer, result.safety?.scope], ['completed', 'once', 'once']);
     answer = () => ({ kind: 'declined' });
     assert.equal((await service.run({ command: 'mkdir -p build' })).status, 'not_approved');
-    assert.deepEqual(typed(), ['mkdir -p build']);
+    assert.deepEqual(typedAnywhere(host), ['mkdir -p build']);
   });
 
   it('"allow in this session" lasts for the session; another session is asked again', async () => {
@@ -143,7 +142,7 @@ describe('the per-command safety check, in the terminal service', () => {
     assert.equal((await service.run({ command: 'rm -rf node_modules' }, { session: 's' })).status, 'completed', 'all allowed for the session');
     const floor = await service.run({ command: 'rm -rf ~' }, { session: 's' });
     assert.deepEqual([floor.status, floor.safety?.floor, questions.at(-1)?.choices.map((c) => c.id), questions.at(-1)?.floor], ['not_approved', true, ['once'], true]);
-    assert.ok(!typed().includes('rm -rf ~'));
+    assert.ok(!typedAnywhere(host).includes('rm -rf ~'));
   });
 
   it('a line terminal_input ends at a nested shell prompt is checked like a command', async () => {
