@@ -2,6 +2,7 @@
  * Composition root: builds the parts and wires them; no logic of its own. Imports vscode only as
  * types — the vscode/ folder is the one place that touches the API at runtime.
  */
+import os from 'node:os';
 import path from 'node:path';
 import type { ExtensionContext } from 'vscode';
 import { DEVTOOLS_DIR } from '../../common/src/bridgeDiscovery';
@@ -10,6 +11,9 @@ import { PROTOCOL_VERSION } from '../../common/src/protocol';
 import { publishBridgeFile, type BridgeFilePublisher } from './bridge/bridgeFile';
 import { startBridgeServer, type BridgeServer } from './bridge/bridgeServer';
 import { createBridgeHandlers } from './bridge/handlers';
+import { SessionApprovalStore } from './core/checks/commandSafety/approvalChoices';
+import { ShellGrammars, grammarPathsIn } from './core/checks/commandSafety/shellGrammars';
+import { commandSafetyCheck } from './core/checks/commandSafetyCheck';
 import { DataDirAlarm, describeDataDirFailure } from './core/dataDirAlarm';
 import { setListenerErrorHandler } from './core/events';
 import { attachToTerminalService, createProcessLedger, defaultLedgerSettings } from './core/ledger';
@@ -30,6 +34,7 @@ import { createLogChannel } from './vscode/logChannel';
 import { registerMcpServerProvider } from './vscode/mcpServerProvider';
 import { readLogLevel, readSettings } from './vscode/settings';
 import { watchStacks, workspaceFolderPaths } from './vscode/stackWatcher';
+import { keepAutoApproveRules, readSafetySettings } from './vscode/terminalRules';
 import { VsCodeTerminalHost } from './vscode/terminalHost';
 import { announceOrphans, registerProcessUi } from './vscode/ui';
 import { showFailure, showPartialFailure } from './vscode/ui/userFeedback';
@@ -64,6 +69,13 @@ export async function activate(context: ExtensionContext): Promise<void> {
   const stacks = new WorkspaceStacks({ roots: workspaceFolderPaths, logger: log });
   context.subscriptions.push(stacks, watchStacks(stacks));
   void stacks.analysis(); // logged once ready; workspace_info finds it cached
+  const grammars = new ShellGrammars(grammarPathsIn(context.asAbsolutePath(path.join('dist', 'grammars'))));
+  // Loaded now, so the first command is not the one that waits for it (a failure is retried at the first command).
+  void grammars.load().then(
+    (loaded) => log.info(`command safety: shell grammars loaded in ${loaded.loadMs.toFixed(1)} ms`),
+    (error: unknown) => log.error('command safety: the shell grammars could not be loaded; every command will be asked about', error),
+  );
+  const safetySessions = new SessionApprovalStore();
   const terminals = new TerminalService({
     host,
     settings: readSettings,
@@ -80,7 +92,9 @@ export async function activate(context: ExtensionContext): Promise<void> {
     logger: log,
     isTrusted: isWorkspaceTrusted,
     servers,
+    checks: [commandSafetyCheck({ grammars, settings: readSafetySettings, sessions: safetySessions, keepRules: keepAutoApproveRules, home: os.homedir(), logger: log })],
     approver: modalApprover(),
+    audit: ({ command, safety, ...where }) => ledger.recordDecision({ ...where, cmd: command, ...safety }),
   });
   const startup = await ledger.start().catch((error: unknown) => {
     log.error('the process ledger could not load; orphans of earlier windows are not reported', error);
@@ -107,6 +121,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
         ...(workspaceFolder ? { workspaceFolder } : {}),
       }),
       logger: log,
+      onSessionEnd: (session) => safetySessions.end(session),
     });
     if (workspaceFolder) {
       bridgeFile = await publishBridgeFile(

@@ -10,6 +10,7 @@ import {
   ConnectionError,
   ErrorCodes,
   ResponseError,
+  type CancellationToken,
   type MessageConnection,
 } from 'vscode-jsonrpc/node';
 import { createBridgeConnection } from '../../common/src/bridgeTransport';
@@ -21,6 +22,9 @@ import {
   describeZodError,
   methods,
   notifications,
+  serverRequests,
+  type ApprovalAskParams,
+  type ApprovalAskResult,
   type MethodKey,
   type ParamsOf,
   type ProgressNotification,
@@ -66,6 +70,8 @@ export interface BridgeClientOptions {
 export interface RequestOptions {
   readonly signal?: AbortSignal;
   readonly onProgress?: (update: ProgressNotification) => void;
+  /** The MCP client can ask the person (elicitation): the extension's questions for this request come here. */
+  readonly onApprovalAsk?: (question: ApprovalAskParams, signal: AbortSignal) => Promise<ApprovalAskResult>;
 }
 
 interface Connection {
@@ -78,10 +84,12 @@ const CONNECTION_LOST =
   'A command it started may still be running: check with terminal_list or terminal_state once the window is back.';
 
 let nextProgressId = 1;
+let nextElicitId = 1;
 
 export class BridgeClient {
   private connection: Promise<Connection> | undefined;
   private readonly progressListeners = new Map<string, (update: ProgressNotification) => void>();
+  private readonly approvalListeners = new Map<string, NonNullable<RequestOptions['onApprovalAsk']>>();
 
   constructor(private readonly options: BridgeClientOptions) {}
 
@@ -102,9 +110,14 @@ export class BridgeClient {
       progressId = `p${nextProgressId++}`;
       this.progressListeners.set(progressId, options.onProgress);
     }
-    // Positional params [params, meta]: progress is asked for beside the params, never inside them
-    // (every method's params are strict).
-    const meta: RequestMeta = progressId ? { progressId } : {};
+    let elicitId: string | undefined;
+    if (options.onApprovalAsk) {
+      elicitId = `e${nextElicitId++}`;
+      this.approvalListeners.set(elicitId, options.onApprovalAsk);
+    }
+    // Positional params [params, meta]: progress and elicitation are asked for beside the params,
+    // never inside them (every method's params are strict).
+    const meta: RequestMeta = { ...(progressId ? { progressId } : {}), ...(elicitId ? { elicitId } : {}) };
     try {
       const raw = await new Promise<unknown>((resolve, reject) => {
         const onClose = (): void => reject(new BridgeError(BridgeErrorCode.ConnectionLost, CONNECTION_LOST));
@@ -122,6 +135,25 @@ export class BridgeClient {
       options.signal?.removeEventListener('abort', onAbort);
       cancel.dispose();
       if (progressId) this.progressListeners.delete(progressId);
+      if (elicitId) this.approvalListeners.delete(elicitId);
+    }
+  }
+
+  /** The extension asks the person through this request's MCP client; unanswered when that request is gone. */
+  private async answerApprovalAsk(raw: unknown, token: CancellationToken): Promise<ApprovalAskResult | ResponseError<void>> {
+    const parsed = serverRequests.approvalAsk.params.safeParse(raw);
+    if (!parsed.success) return new ResponseError(BridgeErrorCode.InvalidInput, `Invalid approval/ask: ${describeZodError(parsed.error)}`);
+    const listener = this.approvalListeners.get(parsed.data.elicitId);
+    if (!listener) return { answer: 'unanswered' };
+    const abort = new AbortController();
+    const onCancel = token.onCancellationRequested(() => abort.abort());
+    try {
+      return await listener(parsed.data, abort.signal);
+    } catch (error) {
+      this.options.logger.warn('the MCP client could not be asked; the command does not run', error);
+      return { answer: 'unanswered' };
+    } finally {
+      onCancel.dispose();
     }
   }
 
@@ -181,6 +213,7 @@ export class BridgeClient {
       const parsed = notifications.progress.params.safeParse(raw);
       if (parsed.success) this.progressListeners.get(parsed.data.progressId)?.(parsed.data);
     });
+    rpc.onRequest(serverRequests.approvalAsk.name, (raw: unknown, token: CancellationToken) => this.answerApprovalAsk(raw, token));
     rpc.onError(([error]) => this.options.logger.debug('bridge connection error', error));
     socket.on('error', (error) => this.options.logger.debug('bridge socket error', error));
     rpc.listen();

@@ -7,7 +7,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ElicitRequestSchema, type CallToolResult, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { createServer, type ServerOptions } from './server';
 
 export interface InProcessSession {
@@ -18,9 +18,13 @@ export interface InProcessSession {
   close(): Promise<void>;
 }
 
-export async function connectInProcess(options: ServerOptions, clientInfo: { name: string; version: string }): Promise<InProcessSession> {
+/** Answers the server's elicitation requests; given, the client declares elicitation (as VS Code's does). */
+export type ElicitHandler = (request: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
+
+export async function connectInProcess(options: ServerOptions, clientInfo: { name: string; version: string }, elicit?: ElicitHandler): Promise<InProcessSession> {
   const { server, dispose } = createServer(options);
-  const client = new Client(clientInfo);
+  const client = new Client(clientInfo, elicit ? { capabilities: { elicitation: { form: {} } } } : {});
+  if (elicit) client.setRequestHandler(ElicitRequestSchema, (request, extra) => elicit(request.params, extra.signal));
   const close = async (): Promise<void> => {
     await client.close();
     await dispose();

@@ -58,7 +58,7 @@ export function createServer(options: ServerOptions): { server: McpServer; dispo
     ...(options.workspaceFolder ? { workspaceFolder: options.workspaceFolder } : {}),
     ...options.discovery,
   });
-  const context = { bridge, logger: options.logger };
+  const context = { bridge, logger: options.logger, canElicit: () => server.server.getClientCapabilities()?.elicitation !== undefined };
   for (const register of tools) {
     register(server, context);
   }

@@ -18,6 +18,7 @@ export const runStatusGuide: Readonly<Record<RunStatus, string>> = {
   already_running: 'the same command runs there already: nothing started (see its URLs; restart: true replaces it)',
   cancelled: 'the call was cancelled; Ctrl+C was sent',
   terminal_closed: 'the terminal was closed or its shell exited; terminal_run opens a new one',
+  not_approved: 'declined or unanswered by the user: nothing ran; do not retry',
 };
 
 /** Every status, in the guide's order. */

@@ -7,9 +7,10 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Logger } from '../../common/src/logger';
-import { BridgeErrorCode, limits, methods, type MethodKey, type ParamsOf, type ResultOf } from '../../common/src/protocol';
+import { BridgeErrorCode, limits, methods, type ApprovalAskParams, type MethodKey, type ParamsOf, type ResultOf } from '../../common/src/protocol';
 import type { z } from 'zod';
 import { BridgeError, type BridgeClient } from './bridgeClient';
+import { askThroughElicitation } from './elicitation';
 import { ledgerReminderSchema, renderReminder, toReminder, type LedgerReminder } from './ledgerReminder';
 
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -17,6 +18,8 @@ export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 export interface ToolContext {
   readonly bridge: BridgeClient;
   readonly logger: Logger;
+  /** The MCP client declared elicitation: the person can be asked in its own UI. */
+  readonly canElicit: () => boolean;
 }
 
 /** How the tools that wait describe their default wait (the number comes from the settings table). */
@@ -48,7 +51,8 @@ export async function callBridge<K extends Exclude<MethodKey, 'hello'>>(
             })
             .catch((error: unknown) => context.logger.debug('progress notification failed', error));
         };
-  return context.bridge.request(key, params, { signal: extra.signal, ...(onProgress ? { onProgress } : {}) });
+  const onApprovalAsk = context.canElicit() ? (question: ApprovalAskParams, signal: AbortSignal) => askThroughElicitation(extra, question, signal) : undefined;
+  return context.bridge.request(key, params, { signal: extra.signal, ...(onProgress ? { onProgress } : {}), ...(onApprovalAsk ? { onApprovalAsk } : {}) });
 }
 
 /** Adds the ledger reminder to a tool's output schema (every response carries it). */

@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark, figures printed (never asserted), ratios measured in one run.
  *   npm run bench                 all
- *   npm run bench -- chain        only the real-chain benchmark (also: strategies, copilot, ready, servers, output, process, ledger)
+ *   npm run bench -- chain        only the real-chain benchmark (also: strategies, copilot, ready, servers, output, process, ledger, safety, questions)
  */
 import { cpus, loadavg } from 'node:os';
 import { runChainBench } from './chainBench';
@@ -10,6 +10,7 @@ import { runDevServerLocalBench, runReadyChainBench } from './devServerBench';
 import { runLedgerBench } from './ledgerBench';
 import { runOutputBench } from './outputBench';
 import { runProcessBench } from './processBench';
+import { AGENT_SESSION, runSafetyChatBench, runSafetyLocalBench, type QuestionCount } from './safetyBench';
 import { runStrategyBench } from './strategyBench';
 import { ms, type Stats } from './stats';
 
@@ -124,6 +125,29 @@ async function main(): Promise<void> {
     if (p.probeShellJob) line('probeShell during a job', dist(p.probeShellJob));
     for (const note of p.notes) console.log(`  note: ${note}`);
     console.log();
+  }
+
+  if (wants('safety')) {
+    const s = await runSafetyLocalBench();
+    console.log(`Per-command safety check, in process: VS Code's default rules, the ${s.lines} corpus lines`);
+    line('grammars loaded, first in the process (runtime, bash, PowerShell)', ms(s.firstLoadMs));
+    line('grammars loaded again (bash, PowerShell; runtime up)', dist(s.reload));
+    line('decision per line, grammars loaded (goal p50 <= 2 ms)', dist(s.decision));
+    line('decision per line over 1,000 characters', dist(s.decisionLong));
+    console.log();
+  }
+
+  if (wants('questions')) {
+    const q = await runSafetyChatBench();
+    const count = (c: QuestionCount): string => `${c.confirmations + c.elicitations} (VS Code's confirmations ${c.confirmations}${c.buttons.length ? `: ${c.buttons.map((b) => `"${b}"`).join(', ')}` : ''}; ours ${c.elicitations}) in ${c.calls} calls`;
+    console.log(`Questions of a scripted ${AGENT_SESSION.length}-command agent session through VS Code's chat, default rules, same window`);
+    line('run_in_terminal (VS Code\'s own)', count(q.runInTerminal));
+    line('terminal_run (per-command check on)', count(q.terminalRun));
+    console.log(`  asked by run_in_terminal: ${q.runInTerminal.asked.map((c) => `\`${c}\``).join(', ') || 'none'}`);
+    console.log(`  asked by terminal_run:    ${q.terminalRun.asked.map((c) => `\`${c}\``).join(', ') || 'none'}`);
+    console.log(`  run_in_terminal's auto-approve opt-in: ${q.optIn}`);
+    console.log();
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
   }
 
   if (wants('ledger')) {

@@ -25,6 +25,9 @@ const SHIPPED = [
   'extension/readme.md',
   'extension/dist/extension.js',
   'extension/dist/mcp-server.js',
+  'extension/dist/grammars/tree-sitter.wasm',
+  'extension/dist/grammars/tree-sitter-bash.wasm',
+  'extension/dist/grammars/tree-sitter-powershell.wasm',
   'extension/shell/bash.sh',
   'extension/shell/fish.fish',
   'extension/shell/posix.sh',
@@ -90,7 +93,7 @@ describe('the .vsix: npm run package, only what ships, installed into a fresh VS
     console.log(`      timings (ms): ${JSON.stringify(timings)}`);
   });
 
-  it('holds only what ships: the two bundles (minified, no source maps), manifest, README, LICENSE, icons, the walkthrough\'s pictures', () => {
+  it('holds only what ships: the two bundles (minified, no source maps), the shell grammars, manifest, README, LICENSE, icons, the walkthrough\'s pictures', () => {
     const entries = zipEntries(VSIX);
     assert.deepEqual([...entries].sort(), [...SHIPPED].sort());
     for (const bad of ['node_modules', '.map', '.ts', 'test/', 'extension/src', 'common/', '.devtools', '.vscode-test', 'screenshots']) {
@@ -125,7 +128,8 @@ describe('the .vsix: npm run package, only what ships, installed into a fresh VS
       await ensureVsCode();
       workspace = makeWorkspace();
       const t0 = Date.now();
-      vsc = await launchVsCode({ workspace, vsix: [VSIX], settings: E2E_SETTINGS, machineSettings: E2E_MACHINE_SETTINGS, label: 'vsix' });
+      // The per-command check on, as a user has it: the bundle must load the grammars to let a command run unasked.
+      vsc = await launchVsCode({ workspace, vsix: [VSIX], settings: { ...E2E_SETTINGS, 'terminalShepherd.safety.perCommandCheck': true }, machineSettings: E2E_MACHINE_SETTINGS, label: 'vsix' });
       timings['install + open VS Code'] = Date.now() - t0;
       await waitFor('the installed extension to advertise its bridge', 60_000, () => existsSync(path.join(workspace, '.devtools', 'bridge.json')));
     });
@@ -163,6 +167,10 @@ describe('the .vsix: npm run package, only what ships, installed into a fresh VS
       const ran = await call('terminal_run', { command: 'sleep 297 &', name: 'vsix' });
       timings['first terminal_run (new terminal)'] = Date.now() - t0;
       assert.equal(ran.status, 'completed');
+      // Approved by a rule only after the bundled extension parsed the line with the shipped grammars (unread, it would have asked).
+      assert.deepEqual(ran.safety, { decision: 'approved', reason: 'approved by `sleep` (default)', rules: ['`sleep` (default)'] });
+      const piped = await call('terminal_run', { command: 'git status --short | grep -c x; Get-ChildItem', name: 'vsix' });
+      assert.equal((piped.safety as { decision: string }).decision, 'approved', JSON.stringify(piped.safety));
       const sleeper = await waitFor('the sleep in list_processes', 15_000, async () =>
         flatten(((await call('list_processes', {})) as unknown as ListProcessesResult).active).find((p) => p.commandLine === 'sleep 297'),
       );

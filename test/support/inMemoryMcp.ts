@@ -8,7 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { createStreamLogger } from '../../common/src/logger';
-import { connectInProcess } from '../../mcp-server/src/inProcess';
+import { connectInProcess, type ElicitHandler } from '../../mcp-server/src/inProcess';
 import type { ServerOptions } from '../../mcp-server/src/server';
 import { TEST_CLIENT_INFO } from './mcpClient';
 
@@ -24,9 +24,15 @@ export interface InMemoryMcpSession {
   close(): Promise<void>;
 }
 
-export async function connectInMemory(options: Pick<ServerOptions, 'workspaceFolder' | 'target'>): Promise<InMemoryMcpSession> {
+export interface InMemoryOptions extends Pick<ServerOptions, 'workspaceFolder' | 'target'> {
+  /** The client declares elicitation and answers each request so (as VS Code's client does). */
+  readonly elicit?: ElicitHandler;
+}
+
+export async function connectInMemory(options: InMemoryOptions): Promise<InMemoryMcpSession> {
   let log = '';
   const logger = createStreamLogger((line) => (log += line), { level: 'debug' });
-  const session = await connectInProcess({ version: IN_MEMORY_SERVER_VERSION, logger, ...options }, TEST_CLIENT_INFO);
+  const { elicit, ...serverOptions } = options;
+  const session = await connectInProcess({ version: IN_MEMORY_SERVER_VERSION, logger, ...serverOptions }, TEST_CLIENT_INFO, elicit);
   return { ...session, log: () => log };
 }

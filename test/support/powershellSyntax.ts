@@ -1,6 +1,6 @@
 /**
- * PowerShell scripts read with a real PowerShell grammar (tree-sitter-powershell's WebAssembly
- * build, run by web-tree-sitter: no native code, works offline), to check what they may do in
+ * PowerShell scripts read with a real PowerShell grammar (the one VS Code's terminal tool uses,
+ * from @vscode/tree-sitter-wasm, run by web-tree-sitter: no native code, works offline), to check what they may do in
  * ConstrainedLanguage mode before any PowerShell runs them.
  *
  * ConstrainedLanguage (AppLocker/WDAC machines) refuses method calls on anything but core types
@@ -10,8 +10,8 @@
  * check is stricter than the mode: no method call at all, and type literals only from an allowed
  * list of core types.
  */
-import { createRequire } from 'node:module';
-import { Language, Parser, type Node } from 'web-tree-sitter';
+import type { Node } from 'web-tree-sitter';
+import { grammars } from './packageGrammars';
 
 export interface ConstrainedLanguageViolation {
   readonly kind: 'method call' | 'type literal' | 'parse error';
@@ -20,23 +20,9 @@ export interface ConstrainedLanguageViolation {
   readonly line: number;
 }
 
-let parser: Promise<Parser> | undefined;
-
-function powershellParser(): Promise<Parser> {
-  parser ??= (async () => {
-    await Parser.init();
-    const wasm = createRequire(__filename).resolve('tree-sitter-powershell/tree-sitter-powershell.wasm');
-    const p = new Parser();
-    p.setLanguage(await Language.load(wasm));
-    return p;
-  })();
-  return parser;
-}
-
 /** `use` applied to the syntax tree of `source` (the tree is released afterwards). */
 export async function parsePowerShell<T>(source: string, use: (root: Node) => T): Promise<T> {
-  const tree = (await powershellParser()).parse(source);
-  if (!tree) throw new Error('tree-sitter returned no tree');
+  const tree = (await grammars.load()).parse('powershell', source);
   try {
     return use(tree.rootNode);
   } finally {

@@ -19,6 +19,9 @@ export { alive } from './vscodeHarness';
 
 export const E2E_SETTINGS: Record<string, unknown> = {
   'terminal.integrated.shellIntegration.enabled': true,
+  // These suites test how commands run, not whether they may: the per-command check has its own
+  // suite (commandSafety.test.ts) and is on there. Off, the floor still asks.
+  'terminalShepherd.safety.perCommandCheck': false,
   // The extension's log is kept with the artifacts of a failed test: executions in it too.
   'terminalShepherd.log.level': 'debug',
 };

@@ -5,8 +5,8 @@
  * awaitRun.ts, the one place a wait becomes a result).
  */
 import type { InputParams, RunParams, StateParams, TerminalInfo, TerminalRunResult } from '../../../../common/src/protocol';
-import type { ApprovalPort, CommandCheck } from '../checks/commandCheck';
-import { checkCall } from '../checks/checkCall';
+import type { ApprovalPort, CheckedCall, CommandCheck } from '../checks/commandCheck';
+import { checkCall, type CheckOutcome, type DecisionRecord } from '../checks/checkCall';
 import { devServerOnceCheck } from '../checks/devServerOnce';
 import { workspaceTrustCheck } from '../checks/workspaceTrust';
 import { cancelledBeforeStartError, keySentWithoutRunError, noRunYetError } from '../errors';
@@ -32,15 +32,26 @@ export interface TerminalServiceDependencies extends Omit<TerminalSessionsDepend
   readonly servers?: DevServers;
   /** Checks after the built-in ones (trust, then never twice), in order. */
   readonly checks?: readonly CommandCheck[];
-  /** Who is asked when a check says so; without one nothing a check asks about runs. */
+  /** Who is asked when a check says so and the call brings no way to ask of its own; without one nothing a check asks about runs. */
   readonly approver?: ApprovalPort;
+  /** Every decision of the safety check, for the process log. */
+  readonly audit?: (record: DecisionRecord) => void;
+  /** How long a question waits for the person's answer (default 5 minutes). */
+  readonly answerTimeoutMs?: number;
 }
 
 export interface CallOptions {
   readonly signal?: AbortSignal;
   /** Called about once a second while the call waits. */
   readonly onProgress?: (progress: RunProgress) => void;
+  /** The session (an MCP client's connection) allows are kept for; one of its own when absent. */
+  readonly session?: string;
+  /** Asks the person for this call (the client's elicitation) instead of the default approver. */
+  readonly approver?: ApprovalPort;
 }
+
+/** Calls that bring no session share this one. */
+const DEFAULT_SESSION = 'window';
 
 export class TerminalService implements Disposable {
   private readonly sessions: TerminalSessions;
@@ -65,14 +76,14 @@ export class TerminalService implements Disposable {
     if (signal?.aborted) throw cancelledBeforeStartError();
     const planned = await planRun(params, this.planContext());
     const checked = await checkCall(planned, {
-      ...this.checkEnvironment(signal),
+      ...this.checkEnvironment(options),
       replan: (_, command) => planRun({ ...params, command }, this.planContext()),
     });
     if (checked.kind === 'answer') return checked.result;
     const plan = checked.call;
     const { servers } = this.deps;
     const { session, run } = await startRun(plan, { sessions: this.sessions, servers, workspaceFolder: this.deps.workspaceFolder(), ...(signal ? { signal } : {}) });
-    return awaitRun(session, run, plan.wait, { ...options, ...(servers ? { servers } : {}), logger: this.deps.logger });
+    return withSafety(checked, await awaitRun(session, run, plan.wait, { ...options, ...(servers ? { servers } : {}), logger: this.deps.logger }));
   }
 
   /** terminal_state: the current or last run of a terminal, optionally waiting for it. */
@@ -93,7 +104,7 @@ export class TerminalService implements Disposable {
   async input(params: InputParams, options: CallOptions = {}): Promise<TerminalRunResult> {
     const planned = planInput(params, { sessions: this.sessions, settings: this.deps.settings() });
     const checked = await checkCall(planned, {
-      ...this.checkEnvironment(options.signal),
+      ...this.checkEnvironment(options),
       replan: (_, text) => Promise.resolve(planInput({ ...params, text }, { sessions: this.sessions, settings: this.deps.settings() })),
     });
     if (checked.kind === 'answer') return checked.result;
@@ -102,7 +113,7 @@ export class TerminalService implements Disposable {
     if (!run) {
       throw keySentWithoutRunError(params.name);
     }
-    return awaitRun(session, run, { mode: 'completion', timeoutMs }, { ...options, logger: this.deps.logger });
+    return withSafety(checked, await awaitRun(session, run, { mode: 'completion', timeoutMs }, { ...options, logger: this.deps.logger }));
   }
 
   /** terminal_list: every managed terminal that is still open. */
@@ -147,7 +158,21 @@ export class TerminalService implements Disposable {
     return { sessions: this.sessions, servers: this.deps.servers, settings: this.deps.settings(), workspaceFolder: this.deps.workspaceFolder() };
   }
 
-  private checkEnvironment(signal: AbortSignal | undefined) {
-    return { checks: this.checks, approver: this.deps.approver, logger: this.deps.logger, ...(signal ? { signal } : {}) };
+  private checkEnvironment(options: CallOptions) {
+    const { deps } = this;
+    return {
+      checks: this.checks,
+      approver: options.approver ?? deps.approver,
+      logger: deps.logger,
+      caller: { session: options.session ?? DEFAULT_SESSION },
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(deps.audit ? { audit: deps.audit } : {}),
+      ...(deps.answerTimeoutMs !== undefined ? { answerTimeoutMs: deps.answerTimeoutMs } : {}),
+    };
   }
+}
+
+/** A run's result with the safety check's decision, so the model and the person see why it ran. */
+function withSafety(checked: CheckOutcome<CheckedCall> & { kind: 'proceed' }, result: TerminalRunResult): TerminalRunResult {
+  return checked.safety ? { ...result, safety: checked.safety } : result;
 }
