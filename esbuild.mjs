@@ -1,7 +1,9 @@
 // Bundles the extension and the stdio MCP server into dist/ and checks the module boundaries
 // on the bundles' metafiles, so a forbidden import fails the build, not a later review.
 import * as esbuild from 'esbuild';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { boundaryViolations } from './.devtools/scripts/boundaries.mjs';
 
 const watch = process.argv.includes('--watch');
@@ -19,6 +21,9 @@ const common = {
   metafile: true,
   logLevel: 'warning',
   legalComments: 'none',
+  // web-tree-sitter's ES module finds its .wasm through import.meta.url, which a CommonJS bundle
+  // does not have: bundle its CommonJS build (the .wasm path is given at load time anyway).
+  alias: { 'web-tree-sitter': createRequire(import.meta.url).resolve('web-tree-sitter') },
 };
 
 const bundles = [
@@ -27,6 +32,8 @@ const bundles = [
     entryPoints: { extension: 'extension/src/extension.ts' },
     outdir: 'dist',
     external: ['vscode'],
+    // jsonc-parser's main build is UMD, whose lazy requires a bundler cannot follow; its ES module build bundles.
+    alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   },
   {
     ...common,
@@ -37,6 +44,17 @@ const bundles = [
     banner: { js: '#!/usr/bin/env node' },
   },
 ];
+
+// The per-command safety check parses with VS Code's grammars: the web-tree-sitter runtime's .wasm
+// and the bash and PowerShell grammars of @vscode/tree-sitter-wasm, shipped beside the bundle.
+const require = createRequire(import.meta.url);
+const grammarFiles = {
+  'tree-sitter.wasm': require.resolve('web-tree-sitter/tree-sitter.wasm'),
+  'tree-sitter-bash.wasm': path.join(path.dirname(require.resolve('@vscode/tree-sitter-wasm/package.json')), 'wasm', 'tree-sitter-bash.wasm'),
+  'tree-sitter-powershell.wasm': path.join(path.dirname(require.resolve('@vscode/tree-sitter-wasm/package.json')), 'wasm', 'tree-sitter-powershell.wasm'),
+};
+mkdirSync('dist/grammars', { recursive: true });
+for (const [name, file] of Object.entries(grammarFiles)) copyFileSync(file, path.join('dist/grammars', name));
 
 function reportBoundaries(result) {
   const problems = boundaryViolations(result.metafile);

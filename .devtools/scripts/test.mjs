@@ -115,7 +115,12 @@ if (runAll) await step('typecheck (tsc -p .)', () => run(node, [bin('typescript'
 if (runAll) await step('lint (eslint)', () => run(node, [bin('eslint', 'bin/eslint.js'), '.']));
 if (wants('unit')) await step('unit tests', () => mocha('unit'));
 if (wants('integration')) await step('integration tests', () => mocha('integration'));
-if (wants('e2e')) {
+if (wants('e2e') && process.platform !== 'linux') {
+  // The code-server suite reads its ground truth from /proc and drives Debian's Chromium; code-server
+  // has no Windows build. The desktop suite below is the real-VS-Code test on this system.
+  say(`!!! SKIPPING the code-server e2e suite on ${process.platform}: it needs Linux (/proc for ground truth, Debian's Chromium, code-server has no Windows build); the desktop VS Code suite runs instead !!!`);
+  results.push({ name: 'e2e tests (code-server)', ok: true, skipped: true, secs: '0.0' });
+} else if (wants('e2e')) {
   await step('real VS Code install (code-server)', () => run(node, ['--import', 'tsx', '.devtools/scripts/vscodeInstall.ts'], { stdio: ['ignore', 'ignore', 'inherit'] }));
   await step('e2e tests (code-server)', () => mocha('e2e'));
 }

@@ -186,7 +186,7 @@ async function ensureDebianPackages(log: (m: string) => void, logFile: string): 
 // npm installs
 
 /** npm's CLI script, to run it with Node 24 rather than the system Node. */
-function npmCliScript(): string {
+export function npmCliScript(): string {
   const fromEnv = process.env.npm_execpath;
   if (fromEnv && /npm-cli\.js$/.test(fromEnv) && fs.existsSync(fromEnv)) return fromEnv;
   const npm = commandOnPath('npm');
@@ -202,7 +202,7 @@ function npmCliScript(): string {
  * npm reads every npm_config_* variable back as its own config, so the outer npm's (Node 20) user agent,
  * prefix and nodedir would leak into the Node 24 install: code-server's postinstall reads the Node major
  * from npm_config_user_agent and refuses anything but 24. */
-function cleanNpmEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+export function cleanNpmEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
     const lk = k.toLowerCase();
@@ -212,7 +212,7 @@ function cleanNpmEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', ...extra };
 }
 
-function readMarker(file: string): Record<string, unknown> | undefined {
+export function readMarker(file: string): Record<string, unknown> | undefined {
   try {
     return JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch {
@@ -220,7 +220,7 @@ function readMarker(file: string): Record<string, unknown> | undefined {
   }
 }
 
-function writeMarker(file: string, data: Record<string, unknown>): void {
+export function writeMarker(file: string, data: Record<string, unknown>): void {
   fs.writeFileSync(file, JSON.stringify({ ...data, installedAt: new Date().toISOString() }, null, 2) + '\n');
 }
 
@@ -235,7 +235,7 @@ function codeServerReady(p: ReturnType<typeof vsCodeInstallPaths>): boolean {
 }
 
 /** Empties an install folder except nothing: a fresh start for a step without its marker. */
-function resetFolder(dir: string, packageName: string): void {
+export function resetFolder(dir: string, packageName: string): void {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(
@@ -291,7 +291,7 @@ async function ensureCodeServer(p: ReturnType<typeof vsCodeInstallPaths>, log: (
 // ---------------------------------------------------------------------------------------------
 // Child processes and the lock
 
-interface RunOptions {
+export interface RunOptions {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
   logFile: string;
@@ -302,7 +302,7 @@ interface RunOptions {
 
 /** Runs a command with its output appended to logFile, a heartbeat every 20 s, a time limit, and
  * the log's tail in the error when it fails. */
-function run(command: string, args: string[], o: RunOptions): Promise<void> {
+export function run(command: string, args: string[], o: RunOptions): Promise<void> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     fs.appendFileSync(o.logFile, `\n$ ${command} ${args.join(' ')}   (cwd ${o.cwd ?? process.cwd()}, ${new Date().toISOString()})\n`);

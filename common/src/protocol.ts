@@ -35,8 +35,6 @@ export const BridgeErrorCode = {
   NoActiveRun: -32015,
   /** The window is closing or reloading: the call's wait ended with it. */
   WindowClosing: -32016,
-  /** The user declined (or did not answer) the question whether to run a command; nothing was typed. */
-  NotApproved: -32017,
   /** The caller cancelled before anything was started (LSP's RequestCancelled). */
   Cancelled: -32800,
   ProcessNotOwned: -32020,
@@ -94,6 +92,8 @@ export const runStatusSchema = z.enum([
   'terminal_closed',
   /** waitMode "background" or "ready": the same command already runs in that directory; nothing was started. */
   'already_running',
+  /** The person declined, dismissed or did not answer the question whether to run it: nothing was typed. */
+  'not_approved',
   /** A test runner or build turned watcher finished a cycle (see `watch`); it keeps watching. */
   'watching',
 ]);
@@ -159,6 +159,36 @@ export const portConflictSchema = z.object({
 });
 export type PortConflict = z.infer<typeof portConflictSchema>;
 
+/**
+ * Where a result's exit code came from: `shell`, the shell's own status of the command (bash's
+ * `$?`, PowerShell's `$?` when no native program ran, a process's exit status); `native`, the
+ * exit code of the native program PowerShell ran last (`$LASTEXITCODE`, never a stale one);
+ * `inferred`, read from other evidence than the shell's word (PowerShell 5.1 set `$?` false only
+ * because a program's stderr went through `2>&1` while the program exited 0; a command Terminal
+ * Shepherd stopped on Ctrl+C where the OS gives no interrupt status).
+ */
+export const exitCodeSourceSchema = z.enum(['shell', 'native', 'inferred']);
+export type ExitCodeSource = z.infer<typeof exitCodeSourceSchema>;
+export const isExitCodeSource = (value: string): value is ExitCodeSource => (exitCodeSourceSchema.options as readonly string[]).includes(value);
+
+/** The per-command safety check's decision, as a result carries it (and the audit records it). */
+export const commandSafetySchema = z.object({
+  /** `approved`: it ran with no question; `asked`: the person was asked (see answer). */
+  decision: z.enum(['approved', 'asked']),
+  /** Why, in a sentence: the rules that approved it, or why it asked. */
+  reason: z.string(),
+  /** The rules that decided, as VS Code names them: `rm` (default), `npm test` (workspace). */
+  rules: z.array(z.string()),
+  /** On the floor: a line that always asks, whatever the rules and settings. */
+  floor: z.boolean().optional(),
+  /** The person's answer: the choice (`once`, `subCommand:session`, `line:workspace`, `all:session`, ...), `declined` or `unanswered`. */
+  answer: z.string().optional(),
+  /** How long what the answer allowed lasts. */
+  scope: z.enum(['once', 'session', 'workspace', 'user']).optional(),
+  /** Where the person was asked: MCP elicitation in the client, or a modal in the VS Code window. */
+  via: z.enum(['elicitation', 'modal']).optional(),
+});
+export type CommandSafety = z.infer<typeof commandSafetySchema>;
 /** The call that continues from a result, exactly as a model should make it (a tool and its arguments). */
 export const nextCallSchema = z.object({ tool: z.string(), arguments: z.record(z.string(), z.unknown()) });
 export type NextCall = z.infer<typeof nextCallSchema>;
@@ -215,6 +245,10 @@ export const terminalRunResultSchema = z.object({
   server: devServerSchema.optional(),
   /** The command failed because a TCP port was taken: who holds it. */
   portConflict: portConflictSchema.optional(),
+  /** Where exitCode came from (present with exitCode). */
+  exitCodeSource: exitCodeSourceSchema.optional(),
+  /** How the per-command safety check decided about the command (absent where it had nothing to decide, as for an answer to a prompt). */
+  safety: commandSafetySchema.optional(),
   /** The command still runs (the client's deadline came first, a timeout, a watcher): the call that waits on. */
   nextCall: nextCallSchema.optional(),
   /** Status watching: the watcher's last completed cycle. */
@@ -313,6 +347,8 @@ export const requestMetaSchema = z
   .object({
     /** The client wants terminal/progress notifications for this request, tagged with this id. */
     progressId: z.string().min(1).max(64).optional(),
+    /** The MCP client declared elicitation: the person can be asked through it while this request runs (approval/ask tagged with this id). */
+    elicitId: z.string().min(1).max(64).optional(),
     /** The MCP client the call came from (its clientInfo): for the log, and for its deadline. */
     client: z.object({ name: z.string().max(200), version: z.string().max(100) }).strict().optional(),
     /** How long that client lets a tool call run before it cuts it (ms), when the MCP server knows; otherwise a setting says. */
@@ -462,6 +498,44 @@ export const methods = {
   killOrphans: { name: 'process/killOrphans', params: emptyParamsSchema, result: killResultSchema },
   ledgerSummary: { name: 'process/summary', params: emptyParamsSchema, result: ledgerSummarySchema },
   workspaceInfo: { name: 'workspace/info', params: emptyParamsSchema, result: workspaceInfoResultSchema },
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// approval/ask: the extension asks the person through the MCP client (elicitation) during a request.
+
+/** One way to approve: run once, or allow for a scope; declining is always possible besides. */
+export const approvalChoiceSchema = z.object({ id: z.string().min(1).max(64), label: z.string().min(1).max(300) });
+export type ApprovalChoiceInfo = z.infer<typeof approvalChoiceSchema>;
+
+export const approvalAskParamsSchema = z
+  .object({
+    /** The elicitId of the request this question is for. */
+    elicitId: z.string().min(1).max(64),
+    command: z.string(),
+    terminal: z.string(),
+    shell: z.string(),
+    cwd: z.string().optional(),
+    /** Why it asks: the rule or check that decided. */
+    reasons: z.array(z.string()),
+    choices: z.array(approvalChoiceSchema).min(1),
+    /** The line is on the floor (always asks). */
+    floor: z.boolean(),
+    /** How long the extension waits for the answer; the MCP server gives the client as long. */
+    timeoutMs: z.number().int().positive(),
+  })
+  .strict();
+export type ApprovalAskParams = z.infer<typeof approvalAskParamsSchema>;
+
+export const approvalAskResultSchema = z.object({
+  answer: z.enum(['approved', 'declined', 'unanswered']),
+  /** With `approved`: the id of the choice taken. */
+  choice: z.string().optional(),
+});
+export type ApprovalAskResult = z.infer<typeof approvalAskResultSchema>;
+
+/** Requests the extension sends to the MCP server (the other direction of the same connection). */
+export const serverRequests = {
+  approvalAsk: { name: 'approval/ask', params: approvalAskParamsSchema, result: approvalAskResultSchema },
 } as const;
 
 export const notifications = {

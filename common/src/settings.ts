@@ -149,6 +149,13 @@ export const settingsTable = {
     scope: 'window',
     markdownDescription: 'What to do at startup with processes that a closed or reloaded window\'s terminals left running (orphans).',
   },
+  'safety.perCommandCheck': {
+    type: 'boolean',
+    default: true,
+    scope: 'window',
+    markdownDescription:
+      'Check every command `terminal_run` types (and every line `terminal_input` ends at a shell prompt) the way VS Code\'s own terminal tool does, with the rules of `#chat.tools.terminal.autoApprove#`: a command they do not approve is asked about first. Off runs every command unasked, as before this check existed, except the few that always ask (recursive deletion of `/`, `~` or the workspace, `mkfs`, a download piped into a shell, a fork bomb, ...).',
+  },
   'log.level': {
     type: 'string',
     enum: logLevels,

@@ -2,14 +2,18 @@
  * Composition root: builds the parts and wires them; no logic of its own. Imports vscode only as
  * types — the vscode/ folder is the one place that touches the API at runtime.
  */
+import os from 'node:os';
 import path from 'node:path';
 import type { ExtensionContext } from 'vscode';
 import { DEVTOOLS_DIR } from '../../common/src/bridgeDiscovery';
 import { filterLogger } from '../../common/src/logger';
-import { PROTOCOL_VERSION } from '../../common/src/protocol';
+import { PROTOCOL_VERSION, limits } from '../../common/src/protocol';
 import { publishBridgeFile, type BridgeFilePublisher } from './bridge/bridgeFile';
 import { startBridgeServer, type BridgeServer } from './bridge/bridgeServer';
 import { createBridgeHandlers } from './bridge/handlers';
+import { SessionApprovalStore } from './core/checks/commandSafety/approvalChoices';
+import { ShellGrammars, grammarPathsIn } from './core/checks/commandSafety/shellGrammars';
+import { commandSafetyCheck } from './core/checks/commandSafetyCheck';
 import { DataDirAlarm, describeDataDirFailure } from './core/dataDirAlarm';
 import { setListenerErrorHandler } from './core/events';
 import { attachToTerminalService, createProcessLedger, defaultLedgerSettings } from './core/ledger';
@@ -19,12 +23,19 @@ import { DevServers } from './core/servers/devServers';
 import { WorkspaceStacks } from './core/stacks/workspaceStacks';
 import { integrationFilesProvider } from './core/terminals/integration/integrationFiles';
 import { TerminalService } from './core/service/terminalService';
+import { publishToUserHome } from './core/clients/userHome';
+import { shepherdHome } from '../../common/src/shepherdHome';
+import { OVERRIDE_ENV } from '../../mcp-server/src/clientDeadlines';
+import { connectInProcess } from '../../mcp-server/src/inProcess';
+import { registerConnectClient } from './vscode/connectClient';
+import { registerRunCommand } from './vscode/runCommand';
 import { modalApprover } from './vscode/commandApproval';
 import { offerCopilotSetup } from './vscode/copilotFirstRun';
 import { createLogChannel } from './vscode/logChannel';
 import { registerMcpServerProvider } from './vscode/mcpServerProvider';
 import { readLogLevel, readSettings } from './vscode/settings';
 import { watchStacks, workspaceFolderPaths } from './vscode/stackWatcher';
+import { keepAutoApproveRules, readSafetySettings } from './vscode/terminalRules';
 import { VsCodeTerminalHost } from './vscode/terminalHost';
 import { announceOrphans, registerProcessUi } from './vscode/ui';
 import { showFailure, showPartialFailure } from './vscode/ui/userFeedback';
@@ -59,6 +70,13 @@ export async function activate(context: ExtensionContext): Promise<void> {
   const stacks = new WorkspaceStacks({ roots: workspaceFolderPaths, logger: log });
   context.subscriptions.push(stacks, watchStacks(stacks));
   void stacks.analysis(); // logged once ready; workspace_info finds it cached
+  const grammars = new ShellGrammars(grammarPathsIn(context.asAbsolutePath(path.join('dist', 'grammars'))));
+  // Loaded now, so the first command is not the one that waits for it (a failure is retried at the first command).
+  void grammars.load().then(
+    (loaded) => log.info(`command safety: shell grammars loaded in ${loaded.loadMs.toFixed(1)} ms`),
+    (error: unknown) => log.error('command safety: the shell grammars could not be loaded; every command will be asked about', error),
+  );
+  const safetySessions = new SessionApprovalStore();
   const terminals = new TerminalService({
     host,
     settings: readSettings,
@@ -75,7 +93,9 @@ export async function activate(context: ExtensionContext): Promise<void> {
     logger: log,
     isTrusted: isWorkspaceTrusted,
     servers,
+    checks: [commandSafetyCheck({ grammars, settings: readSafetySettings, sessions: safetySessions, keepRules: keepAutoApproveRules, home: os.homedir(), logger: log })],
     approver: modalApprover(),
+    audit: ({ command, safety, ...where }) => ledger.recordDecision({ ...where, cmd: command, ...safety }),
   });
   const startup = await ledger.start().catch((error: unknown) => {
     log.error('the process ledger could not load; orphans of earlier windows are not reported', error);
@@ -91,6 +111,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
 
   let bridge: BridgeServer | undefined;
   let bridgeFile: BridgeFilePublisher | undefined;
+  let userHome: ReturnType<typeof publishToUserHome> | undefined;
   try {
     bridge = await startBridgeServer({
       handlers: createBridgeHandlers({ terminals, ledger, servers, stacks }),
@@ -101,6 +122,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
         ...(workspaceFolder ? { workspaceFolder } : {}),
       }),
       logger: log,
+      onSessionEnd: (session) => safetySessions.end(session),
     });
     if (workspaceFolder) {
       bridgeFile = await publishBridgeFile(
@@ -110,9 +132,27 @@ export async function activate(context: ExtensionContext): Promise<void> {
         (file, error) => dataDirAlarm.report('bridgeFile', file, error),
       );
     }
+    const serverScript = context.asAbsolutePath(path.join('dist', 'mcp-server.js'));
+    const target = { endpoint: bridge.endpoint, token: bridge.token };
+    userHome = publishToUserHome({
+      root: shepherdHome(),
+      launcher: { version, runtime: process.execPath, serverScript },
+      ...(workspaceFolder ? { window: { pid: process.pid, workspaceFolder } } : {}),
+      logger: log,
+    });
     context.subscriptions.push(
+      registerRunCommand({
+        logger: showLog,
+        // A person waits as long as the run does: no client deadline short of the longest call.
+        connect: () =>
+          connectInProcess(
+            { version, logger: log, target, env: { [OVERRIDE_ENV]: String(limits.maxTimeoutMs) }, ...(workspaceFolder ? { workspaceFolder } : {}) },
+            { name: 'terminal-shepherd-run-command', version },
+          ),
+      }),
+      registerConnectClient({ logger: showLog, version, workspaceFolder, globalStorage: context.globalStorageUri.fsPath }),
       registerMcpServerProvider({
-        serverScript: context.asAbsolutePath(path.join('dist', 'mcp-server.js')),
+        serverScript,
         endpoint: bridge.endpoint,
         token: bridge.token,
         workspaceFolder,
@@ -132,7 +172,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
     // Calls still waiting on a run end now (WindowClosing); the bridge lets their answers out
     // before it closes, so a client reads why rather than a dropped connection.
     terminals.dispose();
-    await Promise.allSettled([ledger.dispose(), bridgeFile?.dispose(), bridge?.dispose()]);
+    await Promise.allSettled([ledger.dispose(), bridgeFile?.dispose(), bridge?.dispose(), userHome?.then((h) => h.dispose())]);
     monitor.dispose();
   };
   log.info('Terminal Shepherd ready');

@@ -10,9 +10,9 @@ import {
   ConnectionError,
   ErrorCodes,
   ResponseError,
+  type CancellationToken,
   type MessageConnection,
 } from 'vscode-jsonrpc/node';
-import { bridgeFilePath, readBridgeFile } from '../../common/src/bridgeDiscovery';
 import { createBridgeConnection } from '../../common/src/bridgeTransport';
 import type { Logger } from '../../common/src/logger';
 import {
@@ -22,12 +22,18 @@ import {
   describeZodError,
   methods,
   notifications,
+  serverRequests,
+  type ApprovalAskParams,
+  type ApprovalAskResult,
   type MethodKey,
   type ParamsOf,
   type ProgressNotification,
   type RequestMeta,
   type ResultOf,
 } from '../../common/src/protocol';
+import { discoverBridges, unreachableMessage, type BridgeTarget } from './windowDiscovery';
+
+export type { BridgeTarget } from './windowDiscovery';
 
 /** A failure the agent can act on: what happened and what to do, with a named code. */
 export class BridgeError extends Error {
@@ -45,16 +51,17 @@ export class BridgeError extends Error {
   }
 }
 
-export interface BridgeTarget {
-  readonly endpoint: string;
-  readonly token: string;
-}
-
 export interface BridgeClientOptions {
   /** Given by VS Code when it starts the server; tried first. */
   readonly target?: BridgeTarget;
   /** Workspace folder whose .devtools/bridge.json advertises the window. */
   readonly workspaceFolder?: string;
+  /** Also look in every folder above workspaceFolder (it is the client's working directory, not a folder asked for). */
+  readonly searchParents?: boolean;
+  /** ~/.terminal-shepherd: finds the window whose extension host started this process, and names the open windows. */
+  readonly shepherdRoot?: string;
+  /** This process's ancestors, nearest first (with shepherdRoot). */
+  readonly ancestors?: () => Promise<number[]>;
   readonly logger: Logger;
   readonly clientInfo: { name: string; version: string };
   readonly connectTimeoutMs?: number;
@@ -64,7 +71,9 @@ export interface RequestOptions {
   readonly signal?: AbortSignal;
   readonly onProgress?: (update: ProgressNotification) => void;
   /** What the window learns about the call besides its params: the client, its deadline, an MCP task. */
-  readonly meta?: Omit<RequestMeta, 'progressId'>;
+  readonly meta?: Omit<RequestMeta, 'progressId' | 'elicitId'>;
+  /** The MCP client can ask the person (elicitation): the extension's questions for this request come here. */
+  readonly onApprovalAsk?: (question: ApprovalAskParams, signal: AbortSignal) => Promise<ApprovalAskResult>;
 }
 
 interface Connection {
@@ -77,10 +86,12 @@ const CONNECTION_LOST =
   'A command it started may still be running: check with terminal_list or terminal_state once the window is back.';
 
 let nextProgressId = 1;
+let nextElicitId = 1;
 
 export class BridgeClient {
   private connection: Promise<Connection> | undefined;
   private readonly progressListeners = new Map<string, (update: ProgressNotification) => void>();
+  private readonly approvalListeners = new Map<string, NonNullable<RequestOptions['onApprovalAsk']>>();
 
   constructor(private readonly options: BridgeClientOptions) {}
 
@@ -101,9 +112,14 @@ export class BridgeClient {
       progressId = `p${nextProgressId++}`;
       this.progressListeners.set(progressId, options.onProgress);
     }
-    // Positional params [params, meta]: progress is asked for beside the params, never inside them
-    // (every method's params are strict).
-    const meta: RequestMeta = { ...options.meta, ...(progressId ? { progressId } : {}) };
+    let elicitId: string | undefined;
+    if (options.onApprovalAsk) {
+      elicitId = `e${nextElicitId++}`;
+      this.approvalListeners.set(elicitId, options.onApprovalAsk);
+    }
+    // Positional params [params, meta]: progress and elicitation are asked for beside the params,
+    // never inside them (every method's params are strict).
+    const meta: RequestMeta = { ...options.meta, ...(progressId ? { progressId } : {}), ...(elicitId ? { elicitId } : {}) };
     try {
       const raw = await new Promise<unknown>((resolve, reject) => {
         const onClose = (): void => reject(new BridgeError(BridgeErrorCode.ConnectionLost, CONNECTION_LOST));
@@ -121,6 +137,25 @@ export class BridgeClient {
       options.signal?.removeEventListener('abort', onAbort);
       cancel.dispose();
       if (progressId) this.progressListeners.delete(progressId);
+      if (elicitId) this.approvalListeners.delete(elicitId);
+    }
+  }
+
+  /** The extension asks the person through this request's MCP client; unanswered when that request is gone. */
+  private async answerApprovalAsk(raw: unknown, token: CancellationToken): Promise<ApprovalAskResult | ResponseError<void>> {
+    const parsed = serverRequests.approvalAsk.params.safeParse(raw);
+    if (!parsed.success) return new ResponseError(BridgeErrorCode.InvalidInput, `Invalid approval/ask: ${describeZodError(parsed.error)}`);
+    const listener = this.approvalListeners.get(parsed.data.elicitId);
+    if (!listener) return { answer: 'unanswered' };
+    const abort = new AbortController();
+    const onCancel = token.onCancellationRequested(() => abort.abort());
+    try {
+      return await listener(parsed.data, abort.signal);
+    } catch (error) {
+      this.options.logger.warn('the MCP client could not be asked; the command does not run', error);
+      return { answer: 'unanswered' };
+    } finally {
+      onCancel.dispose();
     }
   }
 
@@ -154,8 +189,11 @@ export class BridgeClient {
   }
 
   private async establish(): Promise<Connection> {
+    const { workspaceFolder, searchParents, target, shepherdRoot, ancestors } = this.options;
+    const workspace = workspaceFolder ? { folder: workspaceFolder, exact: !searchParents } : undefined;
+    const found = await discoverBridges({ ...(target ? { target } : {}), ...(workspace ? { workspace } : {}), ...(shepherdRoot ? { shepherdRoot } : {}), ...(ancestors ? { ancestors } : {}) });
     const failures: string[] = [];
-    for (const candidate of await this.candidates()) {
+    for (const candidate of found.candidates) {
       try {
         return await this.open(candidate.target);
       } catch (error) {
@@ -166,28 +204,7 @@ export class BridgeClient {
         failures.push(`${candidate.source}: ${(error as Error).message}`);
       }
     }
-    const where = this.options.workspaceFolder ? ` for ${this.options.workspaceFolder}` : '';
-    throw new BridgeError(
-      BridgeErrorCode.Unreachable,
-      `No VS Code window with the Terminal Shepherd extension is reachable${where}. ` +
-        'Open this folder in VS Code with the extension installed and enabled (and the workspace trusted), then retry.' +
-        (failures.length > 0 ? ` (Tried ${failures.join('; ')}.)` : ''),
-    );
-  }
-
-  private async candidates(): Promise<{ source: string; target: BridgeTarget }[]> {
-    const list: { source: string; target: BridgeTarget }[] = [];
-    if (this.options.target) {
-      list.push({ source: 'the bridge VS Code passed in the environment', target: this.options.target });
-    }
-    if (this.options.workspaceFolder) {
-      const file = bridgeFilePath(this.options.workspaceFolder);
-      const advertised = await readBridgeFile(file);
-      if (advertised && advertised.endpoint !== this.options.target?.endpoint) {
-        list.push({ source: file, target: { endpoint: advertised.endpoint, token: advertised.token } });
-      }
-    }
-    return list;
+    throw new BridgeError(BridgeErrorCode.Unreachable, unreachableMessage(workspace, found.openWindows, failures));
   }
 
   private async open(target: BridgeTarget): Promise<Connection> {
@@ -198,6 +215,7 @@ export class BridgeClient {
       const parsed = notifications.progress.params.safeParse(raw);
       if (parsed.success) this.progressListeners.get(parsed.data.progressId)?.(parsed.data);
     });
+    rpc.onRequest(serverRequests.approvalAsk.name, (raw: unknown, token: CancellationToken) => this.answerApprovalAsk(raw, token));
     rpc.onError(([error]) => this.options.logger.debug('bridge connection error', error));
     socket.on('error', (error) => this.options.logger.debug('bridge socket error', error));
     rpc.listen();

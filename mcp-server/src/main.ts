@@ -1,13 +1,16 @@
 /**
  * Entry point of the stdio MCP server (dist/mcp-server.js). VS Code starts it with the bridge in
- * its environment; any other MCP client starts `node dist/mcp-server.js` in the workspace folder
- * (or with --workspace DIR) and the server finds the window through .devtools/bridge.json.
- * stdout carries the MCP protocol only: every log line goes to stderr.
+ * its environment; any other MCP client starts it through the launcher in ~/.terminal-shepherd/bin
+ * in its working directory (or with --workspace DIR) and the server finds the window through
+ * .devtools/bridge.json (windowDiscovery.ts says where it looks). stdout carries the MCP protocol
+ * only: every log line goes to stderr.
  */
 import path from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createStreamLogger, parseLogLevel } from '../../common/src/logger';
 import { BRIDGE_ENV } from '../../common/src/bridgeDiscovery';
+import { shepherdHome } from '../../common/src/shepherdHome';
+import { processAncestors } from './ancestry';
 import { createServer } from './server';
 
 /** package.json's version, put in by the build (esbuild.mjs defines it for this bundle). */
@@ -19,17 +22,22 @@ const usage = `Terminal Shepherd MCP server ${version}
 Usage: node mcp-server.js [--workspace DIR] [--log-level trace|debug|info|warn|error]
 
 Speaks MCP over stdio. It reaches the VS Code window that has the workspace open through the
-bridge given in ${BRIDGE_ENV.endpoint}/${BRIDGE_ENV.token} (set by VS Code), or else through
-DIR/.devtools/bridge.json (DIR: --workspace, ${BRIDGE_ENV.workspace}, or the current directory).
+bridge given in ${BRIDGE_ENV.endpoint}/${BRIDGE_ENV.token} (set by VS Code), or else the window
+whose extension host started it, or else DIR/.devtools/bridge.json (DIR: --workspace, or
+${BRIDGE_ENV.workspace}), or else .devtools/bridge.json in the current directory or the nearest
+folder above it that has one.
 `;
 
 interface Args {
   workspace: string;
+  /** Given by --workspace or the environment: that folder only, no search upwards. */
+  explicit: boolean;
   logLevel: string | undefined;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { workspace: process.env[BRIDGE_ENV.workspace] || process.cwd(), logLevel: process.env.TERMINAL_SHEPHERD_LOG_LEVEL };
+  const fromEnv = process.env[BRIDGE_ENV.workspace];
+  const args: Args = { workspace: fromEnv || process.cwd(), explicit: Boolean(fromEnv), logLevel: process.env.TERMINAL_SHEPHERD_LOG_LEVEL };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = (): string => {
@@ -47,6 +55,7 @@ function parseArgs(argv: string[]): Args {
       process.stdout.write(`${version}\n`);
       process.exit(0);
     } else throw new Error(`unknown argument ${arg}`);
+    if (arg.startsWith('--workspace')) args.explicit = true;
   }
   args.workspace = path.resolve(args.workspace);
   return args;
@@ -67,6 +76,7 @@ async function main(): Promise<void> {
     version,
     logger,
     workspaceFolder: args.workspace,
+    discovery: { searchParents: !args.explicit, shepherdRoot: shepherdHome(), ancestors: () => processAncestors() },
     ...(endpoint && token ? { target: { endpoint, token } } : {}),
   });
   let stopping = false;
@@ -80,7 +90,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.stdin.on('close', () => stop('stdin closed'));
   await server.connect(new StdioServerTransport());
-  logger.info(`ready (workspace ${args.workspace}${endpoint ? ', bridge from VS Code' : ''})`);
+  logger.info(`ready (workspace ${args.workspace}${args.explicit ? '' : ' or the nearest folder above it with a window'}${endpoint ? ', bridge from VS Code' : ''})`);
 }
 
 void main().catch((error: unknown) => {

@@ -4,7 +4,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Logger } from '../../common/src/logger';
-import { BridgeClient, type BridgeTarget } from './bridgeClient';
+import { BridgeClient, type BridgeClientOptions, type BridgeTarget } from './bridgeClient';
 import { knownDeadline } from './clientDeadlines';
 import { RunTaskStore } from './runTasks';
 import type { ToolRegistration } from './toolSupport';
@@ -37,6 +37,8 @@ export interface ServerOptions {
   readonly workspaceFolder?: string;
   /** Where client deadlines are read from (MCP_TOOL_TIMEOUT, ...); default process.env. */
   readonly env?: NodeJS.ProcessEnv;
+  /** How the window is found besides (see windowDiscovery.ts). */
+  readonly discovery?: Pick<BridgeClientOptions, 'searchParents' | 'shepherdRoot' | 'ancestors'>;
 }
 
 export function createServer(options: ServerOptions): { server: McpServer; dispose: () => Promise<void> } {
@@ -61,6 +63,7 @@ export function createServer(options: ServerOptions): { server: McpServer; dispo
     clientInfo: { name: SERVER_NAME, version: options.version },
     ...(options.target ? { target: options.target } : {}),
     ...(options.workspaceFolder ? { workspaceFolder: options.workspaceFolder } : {}),
+    ...options.discovery,
   });
   const env = options.env ?? process.env;
   const client = () => {
@@ -68,7 +71,8 @@ export function createServer(options: ServerOptions): { server: McpServer; dispo
     const deadline = knownDeadline(info, env);
     return { ...(info ? { info: { name: info.name, version: info.version } } : {}), ...(deadline ? { deadline } : {}) };
   };
-  const context = { bridge, logger: options.logger, client, tasks };
+  const canElicit = (): boolean => server.server.getClientCapabilities()?.elicitation !== undefined;
+  const context = { bridge, logger: options.logger, canElicit, client, tasks };
   for (const register of tools) {
     register(server, context);
   }

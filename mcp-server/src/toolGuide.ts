@@ -19,6 +19,7 @@ export const runStatusGuide: Readonly<Record<RunStatus, string>> = {
   cancelled: 'call cancelled; the command keeps running',
   terminal_closed: 'terminal closed or its shell exited; terminal_run opens a new one',
   watching: 'a test runner or build in watch mode finished a cycle (see watch) and keeps watching; after edits nextCall returns the next one',
+  not_approved: 'declined or unanswered by the user: nothing ran; do not retry',
 };
 
 /** Every status, in the guide's order. */

@@ -7,10 +7,11 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Logger } from '../../common/src/logger';
-import { BridgeErrorCode, limits, methods, type MethodKey, type ParamsOf, type ProgressNotification, type ResultOf } from '../../common/src/protocol';
+import { BridgeErrorCode, limits, methods, type ApprovalAskParams, type MethodKey, type ParamsOf, type ProgressNotification, type ResultOf } from '../../common/src/protocol';
 import type { z } from 'zod';
 import { BridgeError, type BridgeClient } from './bridgeClient';
 import type { ClientInfo, KnownDeadline } from './clientDeadlines';
+import { askThroughElicitation } from './elicitation';
 import type { RunTaskStore } from './runTasks';
 import { ledgerReminderSchema, renderReminder, toReminder, type LedgerReminder } from './ledgerReminder';
 
@@ -19,6 +20,8 @@ export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 export interface ToolContext {
   readonly bridge: BridgeClient;
   readonly logger: Logger;
+  /** The MCP client declared elicitation: the person can be asked in its own UI. */
+  readonly canElicit: () => boolean;
   /** The connected client as it named itself at initialize, and its deadline when the server knows it. */
   readonly client: () => { readonly info?: ClientInfo; readonly deadline?: KnownDeadline };
   /** Where terminal_run's MCP tasks live (the server declares tasks for tools/call). */
@@ -66,7 +69,8 @@ export async function callBridge<K extends Exclude<MethodKey, 'hello'>>(
             .catch((error: unknown) => context.logger.debug('progress notification failed', error));
         });
   const meta = { ...(info ? { client: { name: info.name.slice(0, 200), version: info.version.slice(0, 100) } } : {}), ...(task ? { task: true } : deadline) };
-  return context.bridge.request(key, params, { signal: task?.signal ?? extra.signal, meta, ...(onProgress ? { onProgress } : {}) });
+  const onApprovalAsk = context.canElicit() ? (question: ApprovalAskParams, signal: AbortSignal) => askThroughElicitation(extra, question, signal) : undefined;
+  return context.bridge.request(key, params, { signal: task?.signal ?? extra.signal, meta, ...(onProgress ? { onProgress } : {}), ...(onApprovalAsk ? { onApprovalAsk } : {}) });
 }
 
 /** "12.3s: the last line" for a progress notification or a task's status. */

@@ -147,6 +147,7 @@ export async function runDevServerLocalBench(): Promise<DevServerLocalResult> {
       strategy: strategies.vscode,
       busyReason: () => undefined,
       interrupt: () => undefined,
+      type: () => undefined,
     }));
     const duplicateCheck = await measure(5000, () => servers.findRunning('npm run dev', path.join(tmp, 'app'), sessions));
     return { treeLook, treeLookTables, httpProbe, files, detectCold, detectCached, sessions: sessions.length, duplicateCheck };

@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark, figures printed (never asserted), ratios measured in one run.
  *   npm run bench                 all
- *   npm run bench -- chain        only the real-chain benchmark (also: strategies, copilot, ready, long, servers, output, process, ledger)
+ *   npm run bench -- chain        only the real-chain benchmark (also: strategies, copilot, ready, long, servers, output, process, ledger, safety, questions)
  */
 import { cpus, loadavg } from 'node:os';
 import { runChainBench } from './chainBench';
@@ -11,6 +11,7 @@ import { runLedgerBench } from './ledgerBench';
 import { runLongWorkBench } from './longWorkBench';
 import { runOutputBench } from './outputBench';
 import { runProcessBench } from './processBench';
+import { AGENT_SESSION, runSafetyChatBench, runSafetyLocalBench, type QuestionCount } from './safetyBench';
 import { runStrategyBench } from './strategyBench';
 import { ms, type Stats } from './stats';
 
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
     const results = await runStrategyBench();
     console.log(`Execution strategies: terminal_run \`true\` against the floor of its own strategy, same window, ${results[0]?.run.runs ?? 0} runs each`);
     for (const r of results) {
-      line(`${r.shell} / ${r.strategy}: floor`, dist(r.floor));
+      line(`${r.shell} / ${r.strategy}: floor`, `${dist(r.floor)}${r.floorEndsLost > 0 ? `   (${r.floorEndsLost} ends never reported by VS Code)` : ''}`);
       line(`${r.shell} / ${r.strategy}: terminal_run`, dist(r.run));
       const goal = r.strategy === 'vscode' ? 'goal <= 1.5' : 'goal <= 1.5 and p50 < 60 ms';
       line(`${r.shell} / ${r.strategy}: ratio terminal_run / floor (p50; ${goal})`, (r.run.p50 / r.floor.p50).toFixed(2));
@@ -140,6 +141,29 @@ async function main(): Promise<void> {
     if (p.probeShellJob) line('probeShell during a job', dist(p.probeShellJob));
     for (const note of p.notes) console.log(`  note: ${note}`);
     console.log();
+  }
+
+  if (wants('safety')) {
+    const s = await runSafetyLocalBench();
+    console.log(`Per-command safety check, in process: VS Code's default rules, the ${s.lines} corpus lines`);
+    line('grammars loaded, first in the process (runtime, bash, PowerShell)', ms(s.firstLoadMs));
+    line('grammars loaded again (bash, PowerShell; runtime up)', dist(s.reload));
+    line('decision per line, grammars loaded (goal p50 <= 2 ms)', dist(s.decision));
+    line('decision per line over 1,000 characters', dist(s.decisionLong));
+    console.log();
+  }
+
+  if (wants('questions')) {
+    const q = await runSafetyChatBench();
+    const count = (c: QuestionCount): string => `${c.confirmations + c.elicitations} (VS Code's confirmations ${c.confirmations}${c.buttons.length ? `: ${c.buttons.map((b) => `"${b}"`).join(', ')}` : ''}; ours ${c.elicitations}) in ${c.calls} calls`;
+    console.log(`Questions of a scripted ${AGENT_SESSION.length}-command agent session through VS Code's chat, default rules, same window`);
+    line('run_in_terminal (VS Code\'s own)', count(q.runInTerminal));
+    line('terminal_run (per-command check on)', count(q.terminalRun));
+    console.log(`  asked by run_in_terminal: ${q.runInTerminal.asked.map((c) => `\`${c}\``).join(', ') || 'none'}`);
+    console.log(`  asked by terminal_run:    ${q.terminalRun.asked.map((c) => `\`${c}\``).join(', ') || 'none'}`);
+    console.log(`  run_in_terminal's auto-approve opt-in: ${q.optIn}`);
+    console.log();
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
   }
 
   if (wants('ledger')) {

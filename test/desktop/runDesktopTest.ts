@@ -1,23 +1,28 @@
 // Desktop VS Code (Electron) test through @vscode/test-electron, where a desktop build can be had.
 //
-// Here one cannot be downloaded (only the npm registry and Debian's packages are reachable), so this
-// looks for one already on the machine, in order:
+// With TSHEP_DESKTOP_DOWNLOAD=1 (the CI workflow sets it) @vscode/test-electron downloads the
+// pinned desktop VS Code into .vscode-test/. Here one cannot be downloaded (only the npm registry
+// and Debian's packages are reachable), so otherwise this looks for one already on the machine:
 //   1. env VSCODE_DESKTOP_PATH: the desktop `code` executable (an error when it does not exist);
 //   2. a `.vscode-test/vscode-*` folder from an earlier @vscode/test-electron download;
 //   3. `code` on PATH when it resolves to an Electron build (not a remote/CLI shim).
 // None found: a loud notice and exit 0 (skipped; the real-VS-Code coverage is the code-server e2e
-// suite in test/e2e). Found: runs test/desktop/suite with the repository as the extension under
-// development, under Xvfb when there is no display.
+// suite in test/e2e). Found: runs test/desktop/suite (this system's shell matrix) with the
+// repository as the extension under development, on a fresh temp workspace, under Xvfb when there
+// is no display.
 //
 //   node --import tsx test/desktop/runDesktopTest.ts
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
-import { runTests } from '@vscode/test-electron';
+import os from 'node:os';
+import { downloadAndUnzipVSCode, runTests } from '@vscode/test-electron';
 import { commandOnPath, findRepoRoot } from '../../.devtools/scripts/vscodeInstall';
 
 const repoRoot = findRepoRoot();
+/** The desktop VS Code CI downloads: the same VS Code as the code-server of the e2e suite (vscodeInstall.ts). */
+const DESKTOP_VSCODE_VERSION = '1.139.1';
 
 function isElectronBuild(executable: string): boolean {
   // A desktop build has resources/app/package.json next to its executable (Linux, Windows) or in
@@ -29,7 +34,11 @@ function isElectronBuild(executable: string): boolean {
   );
 }
 
-function findDesktopVsCode(): { executable: string; source: string } | undefined {
+async function findDesktopVsCode(): Promise<{ executable: string; source: string } | undefined> {
+  if (process.env.TSHEP_DESKTOP_DOWNLOAD === '1') {
+    const executable = await downloadAndUnzipVSCode({ version: DESKTOP_VSCODE_VERSION, cachePath: path.join(repoRoot, '.vscode-test') });
+    return { executable, source: `@vscode/test-electron download of ${DESKTOP_VSCODE_VERSION}` };
+  }
   const fromEnv = process.env.VSCODE_DESKTOP_PATH;
   if (fromEnv) {
     if (!fs.existsSync(fromEnv)) throw new Error(`VSCODE_DESKTOP_PATH=${fromEnv} does not exist`);
@@ -96,7 +105,7 @@ async function ensureDisplay(): Promise<ChildProcess | undefined> {
 }
 
 async function main(): Promise<number> {
-  const found = findDesktopVsCode();
+  const found = await findDesktopVsCode();
   if (!found) {
     skip();
     return 0;
@@ -115,19 +124,23 @@ async function main(): Promise<number> {
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    mainFields: ['module', 'main'],
     logLevel: 'warning',
   });
-  const workspace = path.join(repoRoot, 'sample-workspace');
+  // A fresh workspace: the extension writes its ledger and bridge file under .devtools/ there.
+  const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'tshep-desktop-'));
+  const userData = fs.mkdtempSync(path.join(os.tmpdir(), 'tshep-desktop-user-'));
   const xvfb = await ensureDisplay();
   try {
     return await runTests({
       vscodeExecutablePath: found.executable,
       extensionDevelopmentPath: repoRoot,
       extensionTestsPath: suiteOut,
-      launchArgs: [fs.existsSync(workspace) ? workspace : repoRoot, '--disable-extensions', '--disable-gpu', '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes'],
+      launchArgs: [workspace, '--user-data-dir', userData, '--disable-extensions', '--disable-gpu', '--disable-dev-shm-usage', '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes'],
     });
   } finally {
     xvfb?.kill('SIGTERM');
+    for (const dir of [workspace, userData]) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 

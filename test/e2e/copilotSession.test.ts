@@ -5,7 +5,8 @@
 // vscode.lm.invokeTool with the request's toolInvocationToken, the confirmations in the chat view.
 // Nothing starts our MCP server for the user: no workbench.mcp.startServer, no MCP client of ours.
 //
-// Its tool picker screenshot is the README's: media/screenshots/copilot-tools.png.
+// Its tool picker screenshot is the README's copilot-tools.png (test-results/screenshots/;
+// `npm run screenshots` updates media/screenshots/).
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -13,11 +14,11 @@ import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
 import type { TerminalRunResult } from '../../common/src/protocol';
 import { ChatSession, scriptedChatLaunch, type PlayedSession, type ToolCall } from '../support/chatSession';
 import { repoRoot } from '../support/mcpClient';
+import { readmeScreenshot } from '../support/screenshots';
 import { E2E_SETTINGS, makeWorkspace, packageVsix, restoreDevelopmentBuild, waitFor } from '../support/shepherdE2e';
 import { launchVsCode, type VsCode } from '../support/vscodeHarness';
 
 const ARTIFACTS = path.join(repoRoot, 'test-results', 'copilot-session');
-const SCREENSHOTS = path.join(repoRoot, 'media', 'screenshots');
 const TOOLS = ['terminal_run', 'terminal_state', 'terminal_input', 'terminal_list', 'list_processes', 'workspace_info', 'kill_process', 'kill_orphans'];
 
 /** Five commands a user's session runs, each with what terminal_run must answer. */
@@ -190,7 +191,7 @@ describe("Copilot's first ten minutes: agent mode on a fresh profile, through VS
   });
 
   it('the agent tool picker lists Terminal Shepherd and its tools (the README screenshot)', async () => {
-    const rows = await chat.screenshotToolPicker(path.join(SCREENSHOTS, 'copilot-tools.png'), 'Terminal Shepherd');
+    const rows = await chat.screenshotToolPicker(readmeScreenshot('copilot-tools.png'), 'Terminal Shepherd');
     assert.ok(rows.some((r) => /Terminal Shepherd/.test(r)), rows.join(' | '));
     const labels = rows.map((r) => r.split(',')[0]!.trim());
     for (const tool of TOOLS) assert.ok(labels.includes(tool), `${tool} in the picker: ${labels.join(', ')}`);

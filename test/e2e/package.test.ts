@@ -25,15 +25,26 @@ const SHIPPED = [
   'extension/readme.md',
   'extension/dist/extension.js',
   'extension/dist/mcp-server.js',
+  'extension/dist/grammars/tree-sitter.wasm',
+  'extension/dist/grammars/tree-sitter-bash.wasm',
+  'extension/dist/grammars/tree-sitter-powershell.wasm',
   'extension/shell/bash.sh',
   'extension/shell/fish.fish',
   'extension/shell/posix.sh',
+  'extension/shell/pwsh.ps1',
+  'extension/shell/pwshCommon.ps1',
+  'extension/shell/pwshUtf8.ps1',
   'extension/shell/zlogin.zsh',
   'extension/shell/zprofile.zsh',
   'extension/shell/zshenv.zsh',
   'extension/shell/zshrc.zsh',
   'extension/media/icon.png',
   'extension/media/processes-view.svg',
+  // The Getting Started walkthrough's pictures (package.json contributes.walkthroughs).
+  'extension/media/walkthrough/connect-client.png',
+  'extension/media/walkthrough/dev-server.png',
+  'extension/media/walkthrough/processes.png',
+  'extension/media/walkthrough/run-command.png',
 ];
 
 /** Entry names of a zip (python3's zipfile: on every machine that runs these tests). */
@@ -82,7 +93,7 @@ describe('the .vsix: npm run package, only what ships, installed into a fresh VS
     console.log(`      timings (ms): ${JSON.stringify(timings)}`);
   });
 
-  it('holds only what ships: the two bundles (minified, no source maps), manifest, README, LICENSE, icons', () => {
+  it('holds only what ships: the two bundles (minified, no source maps), the shell grammars, manifest, README, LICENSE, icons, the walkthrough\'s pictures', () => {
     const entries = zipEntries(VSIX);
     assert.deepEqual([...entries].sort(), [...SHIPPED].sort());
     for (const bad of ['node_modules', '.map', '.ts', 'test/', 'extension/src', 'common/', '.devtools', '.vscode-test', 'screenshots']) {
@@ -95,6 +106,8 @@ describe('the .vsix: npm run package, only what ships, installed into a fresh VS
     assert.ok(images.every((src) => !/^[a-z]+:/.test(src)), images.join(', '));
     const manifest = JSON.parse(zipText(VSIX, 'extension/package.json'));
     assert.equal(manifest.main, './dist/extension.js');
+    const walkthroughMedia = (manifest.contributes.walkthroughs as { steps: { media: { image: string } }[] }[]).flatMap((w) => w.steps.map((step) => `extension/${step.media.image}`));
+    assert.deepEqual(walkthroughMedia.filter((m) => !entries.includes(m)), [], "every walkthrough step's picture ships");
     assert.ok(manifest.contributes.views.terminalShepherd, 'the Processes view is contributed');
     const bundle = zipText(VSIX, 'extension/dist/extension.js');
     assert.ok(!bundle.includes('sourceMappingURL'), 'production bundle: no source map reference');
@@ -115,7 +128,8 @@ describe('the .vsix: npm run package, only what ships, installed into a fresh VS
       await ensureVsCode();
       workspace = makeWorkspace();
       const t0 = Date.now();
-      vsc = await launchVsCode({ workspace, vsix: [VSIX], settings: E2E_SETTINGS, machineSettings: E2E_MACHINE_SETTINGS, label: 'vsix' });
+      // The per-command check on, as a user has it: the bundle must load the grammars to let a command run unasked.
+      vsc = await launchVsCode({ workspace, vsix: [VSIX], settings: { ...E2E_SETTINGS, 'terminalShepherd.safety.perCommandCheck': true }, machineSettings: E2E_MACHINE_SETTINGS, label: 'vsix' });
       timings['install + open VS Code'] = Date.now() - t0;
       await waitFor('the installed extension to advertise its bridge', 60_000, () => existsSync(path.join(workspace, '.devtools', 'bridge.json')));
     });
@@ -153,6 +167,10 @@ describe('the .vsix: npm run package, only what ships, installed into a fresh VS
       const ran = await call('terminal_run', { command: 'sleep 297 &', name: 'vsix' });
       timings['first terminal_run (new terminal)'] = Date.now() - t0;
       assert.equal(ran.status, 'completed');
+      // Approved by a rule only after the bundled extension parsed the line with the shipped grammars (unread, it would have asked).
+      assert.deepEqual(ran.safety, { decision: 'approved', reason: 'approved by `sleep` (default)', rules: ['`sleep` (default)'] });
+      const piped = await call('terminal_run', { command: 'git status --short | grep -c x; Get-ChildItem', name: 'vsix' });
+      assert.equal((piped.safety as { decision: string }).decision, 'approved', JSON.stringify(piped.safety));
       const sleeper = await waitFor('the sleep in list_processes', 15_000, async () =>
         flatten(((await call('list_processes', {})) as unknown as ListProcessesResult).active).find((p) => p.commandLine === 'sleep 297'),
       );

@@ -4,74 +4,25 @@
 // restart under each policy. Processes are started the way an agent starts them: through the MCP
 // tools (MCP client -> dist/mcp-server.js -> bridge -> extension -> terminal).
 //
-// The screenshots it takes are the README's: media/screenshots/show-processes.png,
-// media/screenshots/processes-view.png and media/screenshots/orphans.png.
+// The screenshots it takes are the README's: show-processes.png, processes-view.png and
+// orphans.png (test-results/screenshots/; `npm run screenshots` updates media/screenshots/).
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
+import { openProcessesView, pickRow, pickRows, quickInput, runFromPalette, toast, viewRows, widenSideBar } from '../support/workbench';
 import type { ListProcessesResult } from '../../common/src/protocol';
 import { connectMcpServer, repoRoot, type McpSession } from '../support/mcpClient';
 import { toolText } from '../support/mcpClient';
+import { readmeScreenshot } from '../support/screenshots';
 import { alive, flatten, ledgerEvents, openShepherdWindow, waitFor, type ShepherdWindow } from '../support/shepherdE2e';
 import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
 
-const SCREENSHOTS = path.join(repoRoot, 'media', 'screenshots');
 /** An age as the UI writes it: "12s", "3m", "2h 5m". */
 const AGE = '\\d+[smhd](?: \\d+[smhd])?';
 
-// ---- the workbench, as a user sees it -------------------------------------------------------
-
-const quickInput = (page: Page): Locator => page.locator('.quick-input-widget');
-const pickRow = (page: Page, text: string): Locator => page.locator(`.quick-input-list .monaco-list-row[aria-label*="${text}"]`);
-
-/** F1, type the command's title, click it in the list: what a user does. */
-async function runFromPalette(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('Escape'); // nothing else open on top
-  await page.keyboard.press('F1');
-  const input = quickInput(page).locator('input');
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill(`>${title}`);
-  await pickRow(page, title).first().click({ timeout: 10_000 });
-}
-
-/** The aria-labels of the open pick's rows (label, description, detail, separator of each). */
-async function pickRows(page: Page): Promise<string[]> {
-  return page.locator('.quick-input-list .monaco-list-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? ''));
-}
-
-/** Rows of the Processes view: [aria-level, aria-label]. */
-async function viewRows(page: Page): Promise<Array<[number, string]>> {
-  const view = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header[aria-label^="Processes"]') });
-  return view
-    .locator('.monaco-list-row[role="treeitem"]')
-    .evaluateAll((rows) => rows.map((r) => [Number(r.getAttribute('aria-level')), r.getAttribute('aria-label') ?? ''] as [number, string]));
-}
-
-function toast(page: Page, text: string | RegExp): Locator {
-  return page.locator('.notifications-toasts .notification-toast').filter({ hasText: text });
-}
-
-/** Clicks Terminal Shepherd's icon in the activity bar, unless its view is showing already (a click would hide it). */
-async function openProcessesView(page: Page): Promise<void> {
-  if (await page.locator('.part.sidebar[data-active-composite="workbench.view.extension.terminalShepherd"]').isVisible()) return;
-  await page.locator('.activitybar .action-item', { has: page.locator('a[aria-label^="Terminal Shepherd"]') }).click(); // its badge may sit on top: click the item
-}
-
 /** The view title's Kill Orphans button (a single view's title merges into the container's). */
 const killOrphansTitleAction = (page: Page): Locator => page.locator('.part.sidebar .composite.title .title-actions .action-label[aria-label="Kill Orphans"]');
-
-/** Drags the side bar's edge to the right, so the screenshots show whole rows. */
-async function widenSideBar(page: Page, by = 160): Promise<void> {
-  const box = await page.locator('.part.sidebar').boundingBox();
-  if (!box) return;
-  const x = box.x + box.width + 1;
-  const y = box.y + box.height / 2;
-  await page.mouse.move(x, y);
-  await page.mouse.down();
-  await page.mouse.move(x + by, y, { steps: 8 });
-  await page.mouse.up();
-}
 
 const statusItem = (page: Page): Locator => page.locator('.part.statusbar .statusbar-item[id$="terminalShepherd.processes"]');
 
@@ -171,7 +122,7 @@ describe('what a VS Code user sees: Show Processes, the Processes view, the stat
     assert.match(row(timeoutChildPid), new RegExp(`^└\\u2002sleep, pid ${timeoutChildPid} · ${AGE}, sleep 601$`), 'the child is nested under its parent');
     assert.ok(rows.indexOf(row(timeoutChildPid)) === rows.indexOf(row(timeoutPid)) + 1, rows.join('\n'));
     await page().mouse.move(700, 700); // no pointer over the list in the picture
-    await win.vscode.screenshot(path.join(SCREENSHOTS, 'show-processes.png'));
+    await win.vscode.screenshot(readmeScreenshot('show-processes.png'));
 
     // Filtering by port finds the server and its URL (descriptions are searched).
     await quickInput(page()).locator('input').fill(`:${port}`);
@@ -240,7 +191,7 @@ describe('what a VS Code user sees: Show Processes, the Processes view, the stat
     timings['terminal_run returned to row in view'] = Date.now() - t0;
     leftovers.push(Number(/pid (\d+)/.exec(late)![1]));
     await cleanForScreenshot();
-    await win.vscode.screenshot(path.join(SCREENSHOTS, 'processes-view.png'));
+    await win.vscode.screenshot(readmeScreenshot('processes-view.png'));
   });
 
   it('the status bar counts the running processes and opens Show Processes', async () => {
@@ -306,7 +257,7 @@ describe('what a VS Code user sees: Show Processes, the Processes view, the stat
     });
     await killOrphansTitleAction(page()).waitFor({ timeout: 5000 }); // context key: only with orphans
     await page().mouse.move(700, 300); // no hover highlight (the notification stays: it is the subject)
-    await win.vscode.screenshot(path.join(SCREENSHOTS, 'orphans.png'));
+    await win.vscode.screenshot(readmeScreenshot('orphans.png'));
 
     await runFromPalette(page(), 'Terminal Shepherd: Kill Orphans');
     const dialog = page().locator('.monaco-dialog-box');

@@ -218,7 +218,7 @@ describe('bridge over a real socket', () => {
       await fixture.dispose();
       const error = await pending;
       assert.ok(error instanceof BridgeError && error.code === BridgeErrorCode.ConnectionLost && /still be running/.test(error.message), String(error));
-      await assert.rejects(client.request('list', {}), (e: unknown) => e instanceof BridgeError && e.code === BridgeErrorCode.Unreachable && /Open this folder in VS Code/.test(e.message));
+      await assert.rejects(client.request('list', {}), (e: unknown) => e instanceof BridgeError && e.code === BridgeErrorCode.Unreachable && e.message.includes(`Open ${fixture.workspace} in VS Code`));
       fixture = await startBridgeFixture({ workspace: fixture.workspace });
       fixture.handlers.list = () => ({ terminals: [] });
       assert.deepEqual(await client.request('list', {}), { terminals: [] });

@@ -40,13 +40,17 @@ describe('MCP server bundle over stdio (dist/mcp-server.js)', () => {
 });
 
 describe('MCP server bundle without a VS Code window', () => {
-  it('says to open the folder in VS Code with the extension enabled', async () => {
+  it('says which folder it looked for and to open it in VS Code with the extension enabled', async () => {
     const workspace = tempWorkspace();
     const session = await connectMcpServer({ workspace });
     try {
       const result = (await session.client.callTool({ name: 'terminal_list', arguments: {} })) as CallToolResult;
       assert.equal(result.isError, true);
-      assert.match(toolText(result), /^Unreachable: No VS Code window with the Terminal Shepherd extension is reachable for .*Open this folder in VS Code with the extension installed and enabled/);
+      assert.equal(
+        toolText(result),
+        `Unreachable: No VS Code window with the Terminal Shepherd extension serves ${workspace}: there is no live ${workspace}/.devtools/bridge.json. ` +
+          `Open ${workspace} in VS Code with Terminal Shepherd installed and enabled, and trust it, then retry.`,
+      );
     } finally {
       await session.close();
     }

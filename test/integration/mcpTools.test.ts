@@ -31,7 +31,7 @@ function oneRunning(): { summary: LedgerSummary; reminder: unknown; reminderText
   const entry = { pid: 300, name: 'node', terminalName: 'dev', ports: [5173], startedAt: new Date(Date.now() - 65_000).toISOString() };
   return {
     summary: { running: [entry], orphaned: [] },
-    reminder: { running: [entry], orphaned: [], runningTotal: 1, orphanedTotal: 0 },
+    reminder: { running: [entry], runningTotal: 1, orphanedTotal: 0, next: 'list_processes shows them, kill_process stops one.' },
     reminderText: 'Still running (1; list_processes shows them, kill_process stops one):\n- node, pid 300, listening on 5173, terminal "dev", up 1m 5s',
   };
 }
@@ -469,6 +469,7 @@ describe('MCP tools from source (createServer over an in-memory transport)', () 
     assert.equal(ledger.running.length, 8);
     assert.equal(ledger.runningTotal, 10);
     assert.equal(ledger.orphanedTotal, 1);
+    assert.equal((ledger as { next?: string }).next, 'list_processes shows them, kill_process stops one; kill_orphans ends them.', 'the next step is in the structured ledger too');
     fixture.handlers.killProcess = async () => {
       throw new ShepherdError(BridgeErrorCode.ProcessNotOwned, 'pid 1 is not a process Terminal Shepherd started.');
     };
@@ -477,12 +478,12 @@ describe('MCP tools from source (createServer over an in-memory transport)', () 
     assert.match(text(refused), /^ProcessNotOwned: pid 1 is not a process Terminal Shepherd started\.\n\nStill running \(10/);
   });
 
-  it('adds no reminder text when nothing runs, but still the empty ledger', async () => {
+  it('adds no reminder text when nothing runs, and only the two totals to the structured ledger', async () => {
     fixture.handlers.ledgerSummary = () => ({ running: [], orphaned: [] });
     fixture.handlers.list = () => ({ terminals: [] });
     const listed = await session.call('terminal_list', {});
     assert.equal(text(listed), 'No managed terminals. terminal_run creates one (name "default" unless you give a name).');
-    assert.deepEqual((listed.structuredContent as { ledger: unknown }).ledger, { running: [], orphaned: [], runningTotal: 0, orphanedTotal: 0 });
+    assert.deepEqual((listed.structuredContent as { ledger: unknown }).ledger, { runningTotal: 0, orphanedTotal: 0 });
   });
 
   it('answers without the reminder when the ledger cannot be read, and logs why', async () => {
@@ -537,8 +538,8 @@ describe('MCP tools from source: which window they reach', () => {
       assert.equal(result.isError, true);
       assert.equal(
         text(result),
-        `Unreachable: No VS Code window with the Terminal Shepherd extension is reachable for ${fixture.workspace}. ` +
-          'Open this folder in VS Code with the extension installed and enabled (and the workspace trusted), then retry. ' +
+        `Unreachable: No VS Code window with the Terminal Shepherd extension serves ${fixture.workspace}: there is no live ${fixture.workspace}/.devtools/bridge.json. ` +
+          `Open ${fixture.workspace} in VS Code with Terminal Shepherd installed and enabled, and trust it, then retry. ` +
           `(Tried the bridge VS Code passed in the environment: cannot connect to ${gone} (ENOENT).)`,
       );
     } finally {

@@ -195,6 +195,26 @@ export class ChatSession {
     return found;
   }
 
+  /**
+   * Answers the next MCP elicitation shown in the chat (VS Code 1.139 renders its form inline, one
+   * option per value): waits for `option`, saves a screenshot first when asked, picks it, submits
+   * with Ctrl+Enter.
+   */
+  async answerElicitation(option: string, options: { timeoutMs?: number; screenshot?: string } = {}): Promise<void> {
+    const page = this.vsc.page;
+    // An open form says how to submit it (an answered one no longer does).
+    await page.locator('.interactive-session').getByText('Ctrl+Enter to submit').last().waitFor({ state: 'visible', timeout: options.timeoutMs ?? 60_000 });
+    const choice = page.locator('.interactive-session').getByText(option, { exact: true }).last();
+    await choice.waitFor({ state: 'visible', timeout: 10_000 });
+    if (options.screenshot) {
+      await page.mouse.move(10, 880); // no hover highlight in the picture
+      await this.vsc.screenshot(options.screenshot);
+    }
+    await choice.click({ timeout: 10_000 });
+    // The form says "Ctrl+Enter to submit" (its Submit button is no plain button to find by its role).
+    await page.keyboard.press('Control+Enter');
+  }
+
   /** Opens the chat's tool picker (agent mode's "Configure Tools"), expands the group of the tool
    * source named `group` (an MCP server's label), saves a screenshot, closes it, and returns the rows'
    * accessible labels. */

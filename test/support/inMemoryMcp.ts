@@ -1,14 +1,15 @@
 /**
  * An MCP SDK client connected to createServer() (mcp-server/src/server.ts) over the SDK's
- * in-memory transport: the tools run from source, no build needed. Only the MCP transport is in
- * memory; the tools still reach the window through the real BridgeClient over a real socket.
+ * in-memory transport (mcp-server/src/inProcess.ts): the tools run from source, no build needed.
+ * Only the MCP transport is in memory; the tools still reach the window through the real
+ * BridgeClient over a real socket.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { createStreamLogger } from '../../common/src/logger';
-import { createServer, type ServerOptions } from '../../mcp-server/src/server';
+import { connectInProcess, type ElicitHandler } from '../../mcp-server/src/inProcess';
+import type { ServerOptions } from '../../mcp-server/src/server';
 import { TEST_CLIENT_INFO } from './mcpClient';
 
 export const IN_MEMORY_SERVER_VERSION = '0.0.0-test';
@@ -23,31 +24,18 @@ export interface InMemoryMcpSession {
   close(): Promise<void>;
 }
 
-export async function connectInMemory(options: Pick<ServerOptions, 'workspaceFolder' | 'target' | 'env'> & { clientInfo?: { name: string; version: string } }): Promise<InMemoryMcpSession> {
+export interface InMemoryOptions extends Pick<ServerOptions, 'workspaceFolder' | 'target' | 'env'> {
+  /** The client declares elicitation and answers each request so (as VS Code's client does). */
+  readonly elicit?: ElicitHandler;
+  /** The client's name and version at initialize (default TEST_CLIENT_INFO). */
+  readonly clientInfo?: { name: string; version: string };
+}
+
+export async function connectInMemory(options: InMemoryOptions): Promise<InMemoryMcpSession> {
   let log = '';
   const logger = createStreamLogger((line) => (log += line), { level: 'debug' });
-  const { clientInfo, ...serverOptions } = options;
-  const { server, dispose } = createServer({ version: IN_MEMORY_SERVER_VERSION, logger, env: {}, ...serverOptions });
-  const client = new Client(clientInfo ?? TEST_CLIENT_INFO);
-  const close = async (): Promise<void> => {
-    await client.close();
-    await dispose();
-  };
-  try {
-    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverTransport);
-    await client.connect(clientTransport);
-    // Caches every tool's output schema: from now on callTool checks each structuredContent
-    // against the schema the server advertised, as VS Code's client does.
-    await client.listTools();
-  } catch (error) {
-    await close();
-    throw error;
-  }
-  return {
-    client,
-    call: async (name, args, callOptions) => (await client.callTool({ name, arguments: args }, CallToolResultSchema, callOptions)) as CallToolResult,
-    log: () => log,
-    close,
-  };
+  const { elicit, clientInfo, ...serverOptions } = options;
+  // The test process's environment is no client's: deadlines come from what each test gives.
+  const session = await connectInProcess({ version: IN_MEMORY_SERVER_VERSION, logger, env: {}, ...serverOptions }, clientInfo ?? TEST_CLIENT_INFO, elicit);
+  return { ...session, log: () => log };
 }

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, type CallToolResult, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 
 export const repoRoot = path.resolve(__dirname, '..', '..');
 export const serverScript = path.join(repoRoot, 'dist', 'mcp-server.js');
@@ -24,14 +24,18 @@ export interface McpSession {
   close(): Promise<void>;
 }
 
-export async function connectMcpServer(options: { workspace: string; env?: Record<string, string>; args?: string[] }): Promise<McpSession> {
+/** Answers an elicitation the server sends (the client then declares the capability). */
+export type ElicitHandler = (request: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
+
+export async function connectMcpServer(options: { workspace: string; env?: Record<string, string>; args?: string[]; elicit?: ElicitHandler }): Promise<McpSession> {
   if (!existsSync(serverScript)) {
     throw new Error(`${serverScript} is missing: run "npm run build" first (npm test does it).`);
   }
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [serverScript, '--workspace', options.workspace, ...(options.args ?? [])],
-    env: { PATH: process.env.PATH ?? '', ...options.env },
+    // No window records of the machine's real windows (~/.terminal-shepherd): this folder never exists.
+    env: { PATH: process.env.PATH ?? '', TERMINAL_SHEPHERD_HOME: path.join(options.workspace, '.devtools', 'no-shepherd-home'), ...options.env },
     cwd: options.workspace,
     stderr: 'pipe',
   });
@@ -40,7 +44,9 @@ export async function connectMcpServer(options: { workspace: string; env?: Recor
     stderr += chunk.toString();
   });
   const errors: Error[] = [];
-  const client = new Client(TEST_CLIENT_INFO);
+  const client = new Client(TEST_CLIENT_INFO, options.elicit ? { capabilities: { elicitation: { form: {} } } } : {});
+  const { elicit } = options;
+  if (elicit) client.setRequestHandler(ElicitRequestSchema, (request, extra) => elicit(request.params, extra.signal));
   // Set before connecting, so that even a stray line written at startup is caught.
   client.onerror = (error) => errors.push(error);
   await client.connect(transport);

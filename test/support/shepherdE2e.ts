@@ -19,6 +19,9 @@ export { alive } from './vscodeHarness';
 
 export const E2E_SETTINGS: Record<string, unknown> = {
   'terminal.integrated.shellIntegration.enabled': true,
+  // These suites test how commands run, not whether they may: the per-command check has its own
+  // suite (commandSafety.test.ts) and is on there. Off, the floor still asks.
+  'terminalShepherd.safety.perCommandCheck': false,
   // The extension's log is kept with the artifacts of a failed test: executions in it too.
   'terminalShepherd.log.level': 'debug',
 };
@@ -95,6 +98,9 @@ export async function openShepherdWindow(
     settings: { ...E2E_SETTINGS, ...options.settings },
     machineSettings: { ...E2E_MACHINE_SETTINGS, ...options.machineSettings },
     label: options.label ?? 'shepherd',
+    // The extension's log channel keeps debug lines only at VS Code's debug level: a failed test's
+    // kept log then shows every execution, marker and probe that decided its run.
+    serverArgs: ['--log', 'debug'],
     ...options.launch,
   });
   try {

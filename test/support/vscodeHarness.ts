@@ -75,7 +75,7 @@ export interface LaunchOptions {
    * test-only extensions that list them in enabledApiProposals. */
   enableProposedApi?: string[];
   /** Extra environment for code-server, hence for the extension host, pty host and terminals. `undefined` removes a variable.
-   * By default TMPDIR points into the launch's temp dir (removed by stop()) and TS_HARNESS_RUN_ID /
+   * By default TMPDIR and TERMINAL_SHEPHERD_HOME point into the launch's temp dir (removed by stop()) and TS_HARNESS_RUN_ID /
    * TS_TEST_DRIVER_SOCKET are set; npm_*, VSCODE_*, NODE_OPTIONS and the like of the caller are dropped. */
   env?: Record<string, string | undefined>;
   /** Extra code-server arguments, e.g. `['--log', 'debug']` (the extension host's log channels then keep debug lines). */
@@ -668,6 +668,8 @@ export class VsCode {
     fs.mkdirSync(tmpDir, { recursive: true });
     const env = codeServerEnv({
       TMPDIR: tmpDir,
+      // Terminal Shepherd's per-user folder (its MCP launcher, window records) stays in the run, not the machine's home.
+      TERMINAL_SHEPHERD_HOME: path.join(this.runDir, 'terminal-shepherd-home'),
       [RUN_ID_ENV]: this.runId,
       ...(this.options.driver !== false ? { TS_TEST_DRIVER_SOCKET: this.driver.socketPath } : {}),
       ...this.options.env,

@@ -7,6 +7,7 @@ import { promises as fs, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../../common/src/logger';
 import { bridgeFilePath, readBridgeFile, type BridgeFile } from '../../../common/src/bridgeDiscovery';
+import { processExists } from '../../../common/src/processExists';
 import { writeFileAtomic } from '../core/fsUtil';
 
 export interface BridgeFilePublisher {
@@ -95,11 +96,7 @@ export async function publishBridgeFile(
 
 /** A window is live when its process exists and its endpoint is still there. */
 async function isLiveBridge(file: BridgeFile): Promise<boolean> {
-  try {
-    process.kill(file.pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
+  if (!processExists(file.pid)) return false;
   if (process.platform === 'win32') return true;
   return fs.stat(file.endpoint).then(
     (s) => s.isSocket(),

@@ -10,6 +10,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import {
+  CancellationTokenSource,
   ErrorCodes,
   ResponseError,
   type CancellationToken,
@@ -23,6 +24,9 @@ import {
   methods,
   notifications,
   parseRequestArguments,
+  serverRequests,
+  type ApprovalAskParams,
+  type ApprovalAskResult,
   type HelloResult,
   type MethodKey,
   type ParamsOf,
@@ -35,9 +39,13 @@ import { ShepherdError } from '../core/errors';
 export interface RequestContext {
   readonly signal: AbortSignal;
   /** What the MCP server said about its client (name, deadline, an MCP task), beside the params. */
-  readonly meta: Omit<RequestMeta, 'progressId'>;
+  readonly meta: Omit<RequestMeta, 'progressId' | 'elicitId'>;
   /** Sends terminal/progress to the caller when it asked for progress; a no-op otherwise. */
   readonly progress: (update: Omit<ProgressNotification, 'progressId'>) => void;
+  /** The connection the request came on: one MCP client's session. */
+  readonly session: string;
+  /** Asks the person through the MCP client's elicitation (approval/ask), when the client declared it. */
+  readonly elicit?: (question: Omit<ApprovalAskParams, 'elicitId'>, signal: AbortSignal) => Promise<ApprovalAskResult>;
 }
 
 export type BridgeHandlers = {
@@ -50,6 +58,8 @@ export interface BridgeServerOptions {
   readonly logger: Logger;
   /** How long a new connection may take to authenticate before it is dropped. */
   readonly authTimeoutMs?: number;
+  /** A connection (an MCP client's session) closed: what was allowed for it ends. */
+  readonly onSessionEnd?: (session: string) => void;
 }
 
 export interface BridgeServer {
@@ -155,9 +165,12 @@ function tokensMatch(expected: string, given: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+let nextSession = 1;
+
 function serveConnection(socket: net.Socket, token: string, options: BridgeServerOptions, calls: CallsInFlight): MessageConnection {
   const { logger, handlers } = options;
   const connection = createBridgeConnection(socket);
+  const session = `connection-${nextSession++}`;
   let authenticated = false;
   // Ends the connection once the error response is on its way (end() flushes queued writes).
   const closeSoon = (): void => {
@@ -178,6 +191,7 @@ function serveConnection(socket: net.Socket, token: string, options: BridgeServe
   socket.on('close', () => {
     clearTimeout(authTimer);
     connection.dispose();
+    options.onSessionEnd?.(session);
   });
   socket.on('error', (error) => logger.debug('bridge socket error', error));
   // Before hello a connection gets the bytes a hello needs, no more: a peer streaming data or
@@ -233,13 +247,14 @@ function serveConnection(socket: net.Socket, token: string, options: BridgeServe
         );
       }
       const { params, meta } = parsed;
-      const { progressId, ...about } = meta;
+      const { progressId, elicitId, ...about } = meta;
       logger.debug(`bridge: ${method.name}${progressId !== undefined ? ' (progress asked)' : ''}`);
       const abort = new AbortController();
       const onCancel = cancel.onCancellationRequested(() => abort.abort());
       const context: RequestContext = {
         signal: abort.signal,
         meta: about,
+        session,
         progress: (update) => {
           if (progressId !== undefined && !abort.signal.aborted) {
             void connection
@@ -247,6 +262,7 @@ function serveConnection(socket: net.Socket, token: string, options: BridgeServe
               .catch(() => undefined);
           }
         },
+        ...(elicitId !== undefined ? { elicit: (question, signal) => askClient(connection, { ...question, elicitId }, signal) } : {}),
       };
       try {
         const result = await calls.track(async () => handlers[key](params, context));
@@ -280,6 +296,20 @@ function serveConnection(socket: net.Socket, token: string, options: BridgeServe
   });
   connection.listen();
   return connection;
+}
+
+/** approval/ask to the MCP server; cancelled (the client's question taken down) when the answer is no longer waited for. */
+async function askClient(connection: MessageConnection, params: ApprovalAskParams, signal: AbortSignal): Promise<ApprovalAskResult> {
+  const cancel = new CancellationTokenSource();
+  const onAbort = (): void => cancel.cancel();
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    const raw = await connection.sendRequest(serverRequests.approvalAsk.name, params, cancel.token);
+    return serverRequests.approvalAsk.result.parse(raw);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    cancel.dispose();
+  }
 }
 
 function toResponseError(error: unknown, method: string, logger: Logger): ResponseError<void> {

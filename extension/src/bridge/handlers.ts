@@ -4,11 +4,13 @@
  * client alike; reading state and killing what the ledger owns stay available.
  */
 import type { ServerEntry } from '../../../common/src/protocol';
+import { ANSWER_TIMEOUT_MS } from '../core/checks/checkCall';
 import type { ProcessLedger } from '../core/ledger';
 import type { DevServers } from '../core/servers/devServers';
 import type { WorkspaceStacks } from '../core/stacks/workspaceStacks';
 import type { TerminalService } from '../core/service/terminalService';
 import type { BridgeHandlers, RequestContext } from './bridgeServer';
+import { elicitationApprover } from './elicitationApprover';
 
 export interface HandlerDependencies {
   readonly terminals: TerminalService;
@@ -17,7 +19,14 @@ export interface HandlerDependencies {
   readonly stacks: WorkspaceStacks;
 }
 
-const callOptions = (context: RequestContext) => ({ signal: context.signal, onProgress: context.progress, meta: context.meta });
+const callOptions = (context: RequestContext) => ({
+  signal: context.signal,
+  onProgress: context.progress,
+  meta: context.meta,
+  session: context.session,
+  // A client that declared elicitation is asked in its own UI; any other through the window's modal.
+  ...(context.elicit ? { approver: elicitationApprover(context.elicit, ANSWER_TIMEOUT_MS) } : {}),
+});
 
 export function createBridgeHandlers(deps: HandlerDependencies): BridgeHandlers {
   return {

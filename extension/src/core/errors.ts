@@ -37,14 +37,6 @@ export function cancelledBeforeStartError(): ShepherdError {
   return new ShepherdError(BridgeErrorCode.Cancelled, 'The call was cancelled before the command was sent; nothing was started.');
 }
 
-export function notApprovedError(command: string, answer: 'declined' | 'unanswered'): ShepherdError {
-  const what = answer === 'declined' ? 'The user declined to run' : 'The user did not answer whether to run';
-  return new ShepherdError(
-    BridgeErrorCode.NotApproved,
-    `${what} \`${command}\`; nothing was typed. Do not retry it: ask the user what to do instead, or choose another command.`,
-  );
-}
-
 export function readyPatternModeError(waitMode: string): ShepherdError {
   return new ShepherdError(
     BridgeErrorCode.InvalidInput,

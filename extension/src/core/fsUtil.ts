@@ -8,6 +8,12 @@ export function samePath(a: string | undefined, b: string | undefined): boolean 
   return path.resolve(a) === path.resolve(b);
 }
 
+/** `file` is `folder` or lies somewhere below it. */
+export function isInside(file: string, folder: string): boolean {
+  const relative = path.relative(folder, file);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
 /**
  * Replaces a file in one step (temp file + rename in the same directory), so a reader or a crash
  * never sees half a file. The temp file is created with `mode` before any content is written.

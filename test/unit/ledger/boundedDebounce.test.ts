@@ -1,12 +1,28 @@
 /** The bounded debounce: bursts coalesce, but a write is never later than maxDelayMs after a change. */
 import assert from 'node:assert/strict';
+import { mock } from 'node:test';
 import { BoundedDebounce } from '../../../extension/src/core/ledger/boundedDebounce';
 
+// Timers and Date.now are mocked: time moves only by advance(), so no assertion depends on how
+// busy the machine is. setImmediate stays real, to let the tasks' promises settle between steps.
+const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Moves the mocked clock on by `ms`, a millisecond at a time, letting promises settle at each step. */
+async function advance(ms: number): Promise<void> {
+  for (let i = 0; i < ms; i++) {
+    mock.timers.tick(1);
+    await settle();
+  }
+}
 
 describe('BoundedDebounce', () => {
   let debounce: BoundedDebounce | undefined;
-  afterEach(() => debounce?.dispose());
+  beforeEach(() => mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 }));
+  afterEach(() => {
+    debounce?.dispose();
+    mock.timers.reset();
+  });
 
   function make(task: () => Promise<void>, delayMs = 30, maxDelayMs = 120, onError: (e: unknown) => void = () => undefined): BoundedDebounce {
     debounce = new BoundedDebounce(task, { delayMs, maxDelayMs, maxRetryMs: 200, onError });
@@ -17,22 +33,23 @@ describe('BoundedDebounce', () => {
     let runs = 0;
     const d = make(async () => void runs++);
     for (let i = 0; i < 10; i++) d.trigger();
-    await sleep(10);
+    await advance(29);
     assert.equal(runs, 0);
-    await sleep(60);
+    await advance(1);
+    assert.equal(runs, 1);
+    await advance(200);
     assert.equal(runs, 1);
   });
 
   it('runs within maxDelayMs of the first change even while changes keep coming', async () => {
     const runsAt: number[] = [];
-    const t0 = Date.now();
-    const d = make(async () => void runsAt.push(Date.now() - t0));
-    while (Date.now() - t0 < 300) {
+    const d = make(async () => void runsAt.push(Date.now()));
+    while (Date.now() < 300) {
       d.trigger();
-      await sleep(10);
+      await advance(10);
     }
-    assert.ok(runsAt.length >= 2, `ran ${runsAt.length} times during 300 ms of changes`);
-    assert.ok(runsAt[0]! <= 120 + 40, `first run at ${runsAt[0]} ms`);
+    // A change every 10 ms never leaves the 30 ms of quiet: only the bound makes it write.
+    assert.deepEqual(runsAt, [120, 240]);
   });
 
   it('never overlaps runs, and a change during a run causes one more', async () => {
@@ -46,9 +63,10 @@ describe('BoundedDebounce', () => {
       runs++;
     }, 5, 10);
     d.trigger();
-    await sleep(20);
+    await advance(20);
+    assert.equal(running, 1, 'the first run is under way');
     d.trigger();
-    await sleep(150);
+    await advance(150);
     assert.equal(maxRunning, 1);
     assert.equal(runs, 2);
   });
@@ -75,7 +93,12 @@ describe('BoundedDebounce', () => {
       (e) => errors.push(e),
     );
     d.trigger();
-    await sleep(250);
+    // Attempts at 5 ms, then after pauses of 20 and 40 ms (the pause doubles up to maxRetryMs).
+    await advance(64);
+    assert.equal(attempts, 2);
+    await advance(1);
+    assert.equal(attempts, 3);
+    await advance(500);
     assert.equal(attempts, 3);
     assert.equal(errors.length, 2);
   });

@@ -16,7 +16,7 @@ import { defaultSettings, type ShepherdSettings } from '../../../extension/src/c
 import { TerminalService } from '../../../extension/src/core/service/terminalService';
 import { integrationFilesProvider } from '../../../extension/src/core/terminals/integration/integrationFiles';
 import { collectingLogger, TempDirs, type CollectingLogger } from '../ledger/helpers';
-import { FakeTerminalHost, SHELL_SCRIPTS, ScriptedProbe, type FakeTerminal } from '../terminals/fakeTerminalHost';
+import { FakeTerminalHost, SHELL_SCRIPTS, ScriptedProbe, completeEveryCommand, typedAnywhere } from '../terminals/fakeTerminalHost';
 
 const settings: ShepherdSettings = { ...defaultSettings, gracePeriodMs: 200, defaultTimeoutMs: 5000, shellIntegrationTimeoutMs: 1000 };
 
@@ -34,7 +34,8 @@ class ScriptedCheck implements CommandCheck {
 /** The person, as the approval port sees them: answers each question as scripted, and remembers it. */
 class ScriptedPerson {
   readonly questions: ApprovalQuestion[] = [];
-  answer: (question: ApprovalQuestion, signal?: AbortSignal) => Promise<ApprovalAnswer> = () => Promise.resolve('approved');
+  answer: (question: ApprovalQuestion, signal?: AbortSignal) => Promise<ApprovalAnswer> = () => Promise.resolve({ kind: 'approved', choice: 'once' });
+  readonly via = 'modal' as const;
   ask = (question: ApprovalQuestion, signal?: AbortSignal): Promise<ApprovalAnswer> => {
     this.questions.push(question);
     return this.answer(question, signal);
@@ -61,7 +62,7 @@ describe('checks before typing, in the terminal service', () => {
   let workspace: string;
 
   /** A fresh service; `checks` come after trust (default: the scripted one), `probe` is the OS (idle shells by default). */
-  function setup(options: { approver?: boolean; checks?: (scripted: ScriptedCheck) => CommandCheck[]; probe?: ScriptedProbe } = {}): void {
+  function setup(options: { approver?: boolean; checks?: (scripted: ScriptedCheck) => CommandCheck[]; probe?: ScriptedProbe; answerTimeoutMs?: number } = {}): void {
     service?.dispose();
     host = new FakeTerminalHost();
     check = new ScriptedCheck();
@@ -80,10 +81,10 @@ describe('checks before typing, in the terminal service', () => {
       logger,
       isTrusted: () => trusted,
       checks: options.checks?.(check) ?? [check],
-      ...(options.approver === false ? {} : { approver: { ask: person.ask } }),
+      ...(options.approver === false ? {} : { approver: { via: person.via, ask: person.ask } }),
+      ...(options.answerTimeoutMs !== undefined ? { answerTimeoutMs: options.answerTimeoutMs } : {}),
     });
-    // Every command completes at once, printing what it was typed as.
-    host.onExecute = (execution) => execution.complete(`ran: ${execution.commandLine}\r\n`, 0);
+    completeEveryCommand(host);
   }
 
   beforeEach(() => setup());
@@ -93,8 +94,6 @@ describe('checks before typing, in the terminal service', () => {
     dirs.cleanup();
   });
 
-  /** Everything the terminals were asked to do: executions and typed text, per terminal. */
-  const typedAnywhere = (): string[] => host.terminals.flatMap((t: FakeTerminal) => [...t.executions.map((e) => e.commandLine), ...t.sentText.map((s) => s.text)]);
 
   describe('a check that refuses', () => {
     it('leaves no side effect: no terminal opened, nothing typed', async () => {
@@ -136,11 +135,11 @@ describe('checks before typing, in the terminal service', () => {
       };
       assert.equal((await service.run({ command: 'apt remove foo', name: 'asks' })).status, 'waiting_for_input');
       trusted = false;
-      const before = typedAnywhere();
+      const before = typedAnywhere(host);
       const seen = check.seen.length;
       await rejectsWith(service.run({ command: 'echo hi' }), BridgeErrorCode.WorkspaceUntrusted, new RegExp(`^${escapeRegExp(workspaceUntrustedError().message)}$`));
       await rejectsWith(service.input({ name: 'asks', text: 'y' }), BridgeErrorCode.WorkspaceUntrusted);
-      assert.deepEqual(typedAnywhere(), before);
+      assert.deepEqual(typedAnywhere(host), before);
       assert.equal(host.terminals.length, 1, 'no terminal was opened for the refused run');
       assert.equal(check.seen.length, seen, 'later checks never saw the calls');
     });
@@ -153,28 +152,43 @@ describe('checks before typing, in the terminal service', () => {
       check.verdict = asking;
       const result = await service.run({ command: 'rm -rf build', cwd: 'sub', name: 'clean' });
       assert.deepEqual([result.status, result.output, result.exitCode], ['completed', 'ran: rm -rf build', 0]);
-      assert.deepEqual(person.questions, [{ command: 'rm -rf build', terminal: 'clean', shell: 'bash', cwd: path.join(workspace, 'sub'), reasons: ['rm deletes files'] }]);
-      assert.ok(logger.has('info', /asked whether to run `rm -rf build` in terminal "clean" \(rm deletes files\): approved/));
+      assert.deepEqual(person.questions, [
+        { command: 'rm -rf build', terminal: 'clean', shell: 'bash', cwd: path.join(workspace, 'sub'), reasons: ['rm deletes files'], choices: [{ id: 'once', label: 'Run Once' }], floor: false },
+      ]);
+      assert.ok(logger.has('info', /asked whether to run `rm -rf build` in terminal "clean" \(rm deletes files\): approved \(once\)/));
     });
 
-    it('declined: nothing is opened or typed, and the result tells the model not to retry', async () => {
+    it('declined: nothing is opened or typed, and the result (not_approved) tells the model not to retry', async () => {
       check.verdict = asking;
-      person.answer = () => Promise.resolve('declined');
-      await rejectsWith(service.run({ command: 'rm -rf build' }), BridgeErrorCode.NotApproved, /^The user declined to run `rm -rf build`; nothing was typed\. Do not retry it/);
+      person.answer = () => Promise.resolve({ kind: 'declined' });
+      const result = await service.run({ command: 'rm -rf build' });
+      assert.deepEqual([result.status, result.output, result.command, result.exitCode], ['not_approved', '', 'rm -rf build', undefined]);
+      assert.match(result.message ?? '', /^The user declined to run `rm -rf build` \(asked because rm deletes files\); nothing was typed\. Do not retry it/);
       assert.equal(host.terminals.length, 0);
-      assert.deepEqual(typedAnywhere(), []);
+      assert.deepEqual(typedAnywhere(host), []);
     });
 
-    it('with nobody to ask (no approver), or no answer, nothing runs', async () => {
+    it('with nobody to ask (no approver), no answer, or no answer within the bound, nothing runs', async () => {
       setup({ approver: false });
       check.verdict = asking;
-      await rejectsWith(service.run({ command: 'rm -rf build' }), BridgeErrorCode.NotApproved, /did not answer/);
+      assert.match((await service.run({ command: 'rm -rf build' })).message ?? '', /did not answer/);
       assert.equal(host.terminals.length, 0);
       setup();
       check.verdict = asking;
-      person.answer = () => Promise.resolve('unanswered');
-      await rejectsWith(service.run({ command: 'rm -rf build' }), BridgeErrorCode.NotApproved, /did not answer/);
+      person.answer = () => Promise.resolve({ kind: 'unanswered' });
+      assert.equal((await service.run({ command: 'rm -rf build' })).status, 'not_approved');
       assert.equal(host.terminals.length, 0);
+      setup({ answerTimeoutMs: 50 });
+      check.verdict = asking;
+      let questionTakenDown = false;
+      person.answer = (_, signal) => new Promise((resolve) => signal?.addEventListener('abort', () => {
+        questionTakenDown = true;
+        resolve({ kind: 'approved', choice: 'once' }); // a late click changes nothing
+      }));
+      const late = await service.run({ command: 'rm -rf build' });
+      assert.deepEqual([late.status, questionTakenDown], ['not_approved', true]);
+      assert.match(late.message ?? '', /did not answer within 50 ms/);
+      assert.deepEqual(typedAnywhere(host), []);
     });
 
     it('a client that gives up while the person is asked gets Cancelled, and a late approval types nothing', async () => {
@@ -186,9 +200,9 @@ describe('checks before typing, in the terminal service', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
       controller.abort();
       await rejectsWith(call, BridgeErrorCode.Cancelled, /nothing was started/);
-      approve('approved');
+      approve({ kind: 'approved', choice: 'once' });
       await new Promise((resolve) => setTimeout(resolve, 20));
-      assert.deepEqual(typedAnywhere(), []);
+      assert.deepEqual(typedAnywhere(host), []);
     });
 
     it('several checks asking make one question with every reason', async () => {
@@ -231,9 +245,9 @@ describe('checks before typing, in the terminal service', () => {
     it('a line ended at a nested shell prompt is a command for that shell: checked, asked, and declined means not typed', async () => {
       await nestedShell();
       check.verdict = (call) => (call.kind === 'input' && call.command ? { kind: 'ask', reason: `a command for ${call.command.shell.name}` } : { kind: 'pass' });
-      person.answer = () => Promise.resolve('declined');
+      person.answer = () => Promise.resolve({ kind: 'declined' });
       const input: InputParams = { name: 'nested', text: 'rm -rf ~/stuff', timeoutMs: 300 };
-      await rejectsWith(service.input(input), BridgeErrorCode.NotApproved);
+      assert.equal((await service.input(input)).status, 'not_approved');
       assert.deepEqual(host.last.sentText, [], 'nothing was typed into the nested shell');
       const seen = check.seen.at(-1);
       assert.ok(seen?.kind === 'input');

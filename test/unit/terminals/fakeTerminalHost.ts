@@ -279,3 +279,13 @@ export class ScriptedProbe {
     return Promise.resolve(this.gone.has(shellPid) ? goneShell : this.activity);
   };
 }
+
+/** Every command completes at once, printing what it was typed as. */
+export function completeEveryCommand(host: FakeTerminalHost): void {
+  host.onExecute = (execution) => execution.complete(`ran: ${execution.commandLine}\r\n`, 0);
+}
+
+/** Everything the host's terminals were asked to do: executions and typed text, per terminal. */
+export function typedAnywhere(host: FakeTerminalHost): string[] {
+  return host.terminals.flatMap((t) => [...t.executions.map((e) => e.commandLine), ...t.sentText.map((s) => s.text)]);
+}

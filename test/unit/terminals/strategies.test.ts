@@ -74,8 +74,9 @@ describe('execution strategies: pure logic', () => {
     it('sh family: ours (VS Code injects nothing there)', () => {
       assert.deepEqual(chain('sh'), ['shepherd', 'pseudoterminal']);
     });
-    it('pwsh: VS Code, then the pseudoterminal (no script of ours)', () => {
-      assert.deepEqual(chain('pwsh'), ['vscode', 'pseudoterminal']);
+    it("pwsh: ours first (the exit code from the prompt, any language mode), then VS Code's, then the pseudoterminal", () => {
+      assert.deepEqual(chain('pwsh'), ['shepherd', 'vscode', 'pseudoterminal']);
+      assert.deepEqual(chain('pwsh', false), ['shepherd', 'pseudoterminal']);
     });
     it('cmd.exe and unknown shells: only the pseudoterminal', () => {
       assert.deepEqual(chain('cmd'), ['pseudoterminal']);
@@ -90,24 +91,36 @@ describe('execution strategies: pure logic', () => {
   });
 
   describe('launch options', () => {
-    const files: IntegrationFiles = { bash: '/p/bash.sh', posix: '/p/posix.sh', fish: "/p/it's\\fish.fish", zshDir: '/p/zsh', runsDir: '/p/runs' };
+    const files: IntegrationFiles = {
+      bash: '/p/bash.sh',
+      posix: '/p/posix.sh',
+      fish: "/p/it's\\fish.fish",
+      pwsh: "C:\\p\\it's\\pwsh.ps1",
+      pwshCommon: 'C:\\p\\pwshCommon.ps1',
+      zshDir: '/p/zsh',
+      runsDir: '/p/runs',
+    };
     it('every managed terminal gets pagers that print; zsh also loses its end-of-line mark', () => {
       assert.deepEqual(managedEnv('bash'), PAGER_ENV);
-      assert.deepEqual(managedEnv('bash', '/p/runs'), { ...PAGER_ENV, TSHEP_R: '/p/runs' });
+      assert.deepEqual(managedEnv('bash', files), { ...PAGER_ENV, TSHEP_R: '/p/runs' });
+      assert.deepEqual(managedEnv('pwsh', files), { ...PAGER_ENV, TSHEP_R: '/p/runs', TSHEP_PWSH: 'C:\\p\\pwshCommon.ps1' }, 'PowerShell also gets the exit-code ladder');
       assert.equal(managedEnv('zsh').PROMPT_EOL_MARK, '');
       assert.equal(PAGER_ENV.GIT_PAGER, 'cat');
       assert.equal(PAGER_ENV.PAGER, 'cat');
     });
     it('bash --init-file, zsh ZDOTDIR (the user\'s kept), fish --init-command, sh $ENV (the user\'s kept)', () => {
-      assert.deepEqual(shepherdLaunch('bash', files, {}), { shellArgs: ['--init-file', '/p/bash.sh'], env: managedEnv('bash', '/p/runs') });
+      assert.deepEqual(shepherdLaunch('bash', files, {}), { shellArgs: ['--init-file', '/p/bash.sh'], env: managedEnv('bash', files) });
       assert.deepEqual(shepherdLaunch('zsh', files, { ZDOTDIR: '/home/me/.zsh' }, 'linux'), {
         shellArgs: ['-i'],
-        env: { ...managedEnv('zsh', '/p/runs'), ZDOTDIR: '/p/zsh', TSHEP_USER_ZDOTDIR: '/home/me/.zsh' },
+        env: { ...managedEnv('zsh', files), ZDOTDIR: '/p/zsh', TSHEP_USER_ZDOTDIR: '/home/me/.zsh' },
       });
       assert.deepEqual(shepherdLaunch('zsh', files, {}, 'darwin')?.shellArgs, ['-i', '-o', 'login']);
       assert.deepEqual(shepherdLaunch('fish', files, {})?.shellArgs, ['--init-command', "source '/p/it\\'s\\\\fish.fish'"]);
-      assert.deepEqual(shepherdLaunch('sh', files, { ENV: '/home/me/.kshrc' })?.env, { ...managedEnv('sh', '/p/runs'), ENV: '/p/posix.sh', TSHEP_USER_ENV: '/home/me/.kshrc' });
-      assert.equal(shepherdLaunch('pwsh', files, {}), undefined);
+      assert.deepEqual(shepherdLaunch('sh', files, { ENV: '/home/me/.kshrc' })?.env, { ...managedEnv('sh', files), ENV: '/p/posix.sh', TSHEP_USER_ENV: '/home/me/.kshrc' });
+      assert.deepEqual(shepherdLaunch('pwsh', files, {}), {
+        shellArgs: ['-NoLogo', '-NoExit', '-ExecutionPolicy', 'Bypass', '-Command', ". 'C:\\p\\it''s\\pwsh.ps1'"],
+        env: managedEnv('pwsh', files),
+      });
       assert.equal(shepherdLaunch('cmd', files, {}), undefined);
     });
     it('fishQuote survives fish itself', function () {
@@ -136,13 +149,14 @@ describe('execution strategies: pure logic', () => {
       assert.equal(shepherd.sourceLine('fish', 'c-1.fish'), 'source $TSHEP_R/c-1.fish');
       assert.equal(vscode.sourceLine('pwsh', 'c-1.ps1'), '. "$env:TSHEP_R/c-1.ps1"');
       assert.equal(shepherd.sourceLine('sh', 'c-1.sh'), '__tshep_c; . "$TSHEP_R/c-1.sh"');
+      assert.equal(shepherd.sourceLine('pwsh', 'c-1.ps1'), '__TshepC; . "$env:TSHEP_R/c-1.ps1"', 'PowerShell with our integration prints C (and clears $LASTEXITCODE) first');
     });
     it('$TSHEP_R names the folder: sourcing works in the real shells', function () {
       const runsDir = dirs.make("runs it's-");
       writeFileSync(path.join(runsDir, 'c-1.sh'), 'echo sourced-sh\n');
       writeFileSync(path.join(runsDir, 'c-1.fish'), 'echo sourced-fish\n');
       const run = (shell: string, line: string): string =>
-        spawnSync(shell, ['-c', line], { encoding: 'utf8', env: { ...process.env, ...managedEnv('bash', runsDir) } }).stdout;
+        spawnSync(shell, ['-c', line], { encoding: 'utf8', env: { ...process.env, ...managedEnv('bash', { runsDir, pwshCommon: '' }) } }).stdout;
       assert.equal(run('bash', vscode.sourceLine('bash', 'c-1.sh')), 'sourced-sh\n');
       assert.equal(run('dash', vscode.sourceLine('sh', 'c-1.sh')), 'sourced-sh\n');
       if (spawnSync('fish', ['--version']).error) this.skip();

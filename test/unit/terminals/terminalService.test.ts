@@ -18,7 +18,8 @@ import { collectingLogger, TempDirs, waitFor } from '../ledger/helpers';
 import { FakeTerminalHost, idleShell, marks, ScriptedProbe, type FakeTerminal, SHELL_SCRIPTS } from './fakeTerminalHost';
 import { integrationFilesProvider } from '../../../extension/src/core/terminals/integration/integrationFiles';
 import { managedEnv } from '../../../extension/src/core/terminals/integration/integrationLaunch';
-import { pwshFileText } from '../../../extension/src/core/terminals/commandText';
+import { batchJobAnswer } from '../../../extension/src/core/run/batchJobPrompt';
+import { pwshReportingFileText } from '../../../extension/src/core/terminals/commandText';
 
 
 const testSettings: ShepherdSettings = {
@@ -82,6 +83,8 @@ describe('TerminalService against a fake TerminalHost', () => {
   let workspace: string;
   let privateDir: string;
   const runsDir = (): string => path.join(privateDir, 'runs');
+  /** What managedEnv names: the private folder (and PowerShell's shared script, unused by other shells). */
+  const files = (): { runsDir: string; pwshCommon: string } => ({ runsDir: runsDir(), pwshCommon: '' });
 
   function setup(options: { settings?: Partial<ShepherdSettings>; noWorkspace?: boolean; logFilePath?: () => string } = {}): void {
     workspace = dirs.make('terminal-service-');
@@ -125,6 +128,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         status: 'completed',
         output: 'hello\nworld',
         exitCode: 0,
+        exitCodeSource: 'shell',
         name: 'default',
         command: 'echo hello; echo world',
         pid: 1001,
@@ -190,8 +194,8 @@ describe('TerminalService against a fake TerminalHost', () => {
       assert.deepEqual(
         host.terminals.map((t) => t.options),
         [
-          { name: 'Shepherd: default', reveal: true, cwd: workspace, shellPath: '/usr/bin/fish', env: managedEnv('fish', runsDir()) },
-          { name: 'Shepherd: build', reveal: true, cwd: workspace, shellPath: '/usr/bin/fish', env: managedEnv('fish', runsDir()) },
+          { name: 'Shepherd: default', reveal: true, cwd: workspace, shellPath: '/usr/bin/fish', env: managedEnv('fish', files()) },
+          { name: 'Shepherd: build', reveal: true, cwd: workspace, shellPath: '/usr/bin/fish', env: managedEnv('fish', files()) },
         ],
       );
       assert.deepEqual(host.integrationWaits, [1000, 1000]);
@@ -201,7 +205,7 @@ describe('TerminalService against a fake TerminalHost', () => {
       setup({ noWorkspace: true, settings: { revealOnCreate: false } });
       script(host, { ls: ['', 0] });
       await service.run({ command: 'ls' });
-      assert.deepEqual(host.last.options, { name: 'Shepherd: default', reveal: false, env: managedEnv('bash', runsDir()) });
+      assert.deepEqual(host.last.options, { name: 'Shepherd: default', reveal: false, env: managedEnv('bash', files()) });
     });
   });
 
@@ -218,7 +222,7 @@ describe('TerminalService against a fake TerminalHost', () => {
       assert.equal(ours!.options.shellPath, '/bin/bash');
       assert.equal(ours!.options.shellArgs![0], '--init-file');
       assert.match(readFileSync(ours!.options.shellArgs![1]!, 'utf8'), /633;D;%s/);
-      assert.deepEqual(ours!.options.env, managedEnv('bash', runsDir()));
+      assert.deepEqual(ours!.options.env, managedEnv('bash', files()));
       assert.deepEqual(service.list().map((t) => [t.shell, t.strategy]), [['bash', 'shepherd']]);
     });
 
@@ -306,44 +310,127 @@ describe('TerminalService against a fake TerminalHost', () => {
 
   describe('PowerShell exit codes (recorded sequences: pwsh cannot be installed here)', () => {
     const pwsh = 'C:\\Program Files\\PowerShell\\7\\pwsh.exe';
-    const reported = (code: number): string => `\x1b]633;P;TshepExitCode=${code}\x07`;
-    /** The command file of an execution (`. "$env:TSHEP_R/c-....ps1"`). */
+    const osc = (body: string): string => `\x1b]633;${body}\x07`;
+    /** What shell/pwsh.ps1's prompt writes after a command: the ladder's properties, then D, then the next prompt's marks. */
+    const promptAfter = (code: number, source: string): string =>
+      `${osc(`P;TshepExitCode=${code}`)}${osc(`P;TshepExitSource=${source}`)}${osc(`D;${code}`)}`;
+    /** The command file of an execution (`[__TshepC; ]. "$env:TSHEP_R/c-....ps1"`). */
     const fileOf = (terminal: FakeTerminal, line: string): string => {
-      const match = /^\. "\$env:TSHEP_R\/(c-[0-9a-f]+\.ps1)"$/.exec(line);
+      const match = /^(?:__TshepC; )?\. "\$env:TSHEP_R\/(c-[0-9a-f]+\.ps1)"$/.exec(line);
       assert.ok(match, line);
       return readFileSync(path.join(terminal.options.env!.TSHEP_R!, match[1]!), 'utf8');
     };
 
-    it("reports a native program's $LASTEXITCODE, not the 0/1 of VS Code's D", async () => {
+    it('our integration (the default for PowerShell): C from the typed line, the command file holds the command alone, the code and its source from the prompt', async () => {
       setup({ settings: { shellPath: pwsh } });
+      let line = '';
       let file = '';
       host.onExecute = (execution, terminal) => {
+        line = execution.commandLine;
         file = fileOf(terminal, execution.commandLine);
-        // Recorded shape of VS Code's pwsh integration: C, output, our property, D;$FakeCode.
+        // The shape of VS Code's recording windows11_pwsh7_echo_3_times.ts (microsoft/vscode,
+        // src/vs/workbench/contrib/terminal/test/browser/xterm/recordings/rich): the output with
+        // CRLF, then the end in a chunk of its own; here with our ladder's properties before D.
         execution.start();
-        execution.push(`fatal: not a git repository\r\n${reported(128)}`);
-        execution.end(1);
+        execution.push('fatal: not a git repository\r\n');
+        execution.push(promptAfter(128, 'native'));
+        execution.end(128);
       };
       const result = await service.run({ command: 'git status' });
-      assert.deepEqual([result.status, result.exitCode, result.output], ['completed', 128, 'fatal: not a git repository']);
-      assert.equal(file, pwshFileText('git status'));
-      assert.match(file, /^\$global:LASTEXITCODE = \$null\ngit status\n\$__tshepOk = \$\?\n/);
+      assert.deepEqual([result.status, result.exitCode, result.exitCodeSource, result.output, result.strategy], ['completed', 128, 'native', 'fatal: not a git repository', 'shepherd']);
+      assert.match(line, /^__TshepC; \. "\$env:TSHEP_R\/c-[0-9a-f]+\.ps1"$/);
+      assert.equal(file, 'git status\n', 'the end marker comes from the prompt, never from the command line or its file');
+      const terminal = host.terminals[0]!;
+      assert.deepEqual(terminal.options.shellArgs?.slice(0, 5), ['-NoLogo', '-NoExit', '-ExecutionPolicy', 'Bypass', '-Command']);
+      assert.equal(terminal.options.env?.TSHEP_PWSH?.endsWith('pwshCommon.ps1'), true);
     });
 
-    it('never a stale code: each run reports its own, and without a report the D code stands', async () => {
+    it('every case of the ladder, each run with its own code: native failure in a `;` chain, cmdlets after it, 5.1 stderr through 2>&1, a terminating error (and the terminal keeps working)', async () => {
       setup({ settings: { shellPath: pwsh } });
-      const streams: Array<[string, number]> = [
-        [`${reported(3)}`, 1], // a native program failed with 3
-        [`ok\r\n${reported(0)}`, 0], // a cmdlet succeeded afterwards: 0, not the 3 still in $LASTEXITCODE before the reset
-        ['terminating error\r\n', 1], // the file stopped at a terminating error: only D;1 came
+      const streams: Array<[string, number, string]> = [
+        ['', 3, 'native'], // cmd /c exit 3; Get-Date: $? true, LASTEXITCODE 3
+        ['ok\r\n', 0, 'shell'], // Get-Date: no native program ran; LASTEXITCODE was cleared, never the stale 3
+        ['git : Everything up-to-date\r\n', 0, 'inferred'], // 5.1: git push 2>&1 exited 0, $? false through NativeCommandError
+        ['boom\r\n', 1, 'shell'], // throw "boom": the file stopped; the prompt still reported
+        ['after\r\n', 0, 'shell'], // not poisoned: the next command runs and ends
       ];
       host.onExecute = (execution) => {
+        const [data, code, source] = streams.shift()!;
+        execution.complete(`${data}${promptAfter(code, source)}`, code);
+      };
+      const results = [];
+      for (const command of ['cmd /c exit 3; Get-Date', 'Get-Date', 'git push 2>&1', 'throw "boom"', "'after'"]) {
+        const r = await service.run({ command });
+        results.push([r.exitCode, r.exitCodeSource]);
+      }
+      assert.deepEqual(results, [
+        [3, 'native'],
+        [0, 'shell'],
+        [0, 'inferred'],
+        [1, 'shell'],
+        [0, 'shell'],
+      ]);
+    });
+
+    it("VS Code's integration (a fallback, or chosen): the file reports the code VS Code's D;0/1 cannot carry; without a report (a terminating error) D stands", async () => {
+      setup({ settings: { shellPath: pwsh, strategy: 'vscode' } });
+      let file = '';
+      const streams: Array<[string, number]> = [
+        [`fatal: not a git repository\r\n${osc('P;TshepExitCode=128')}${osc('P;TshepExitSource=native')}`, 1],
+        ['terminating error\r\n', 1],
+      ];
+      host.onExecute = (execution, terminal) => {
+        file = fileOf(terminal, execution.commandLine);
         const [data, code] = streams.shift()!;
         execution.complete(data, code);
       };
-      assert.equal((await service.run({ command: 'cmd /c exit 3' })).exitCode, 3);
-      assert.equal((await service.run({ command: 'Get-Date' })).exitCode, 0);
-      assert.equal((await service.run({ command: 'throw "x"' })).exitCode, 1);
+      const first = await service.run({ command: 'git status' });
+      assert.deepEqual([first.strategy, first.exitCode, first.exitCodeSource, first.output], ['vscode', 128, 'native', 'fatal: not a git repository']);
+      assert.equal(file, pwshReportingFileText('git status'));
+      const second = await service.run({ command: 'throw "x"' });
+      assert.deepEqual([second.exitCode, second.exitCodeSource], [1, 'shell']);
+    });
+
+    it("cmd.exe's batch-job question after our Ctrl+C is answered yes (npm.cmd in PowerShell); the same question without our Ctrl+C is left to the caller", async () => {
+      setup({ settings: { shellPath: pwsh } });
+      host.onExecute = (execution) => {
+        execution.start();
+        execution.push('> vite\r\n  Local: http://localhost:5173/\r\n');
+      };
+      await service.run({ command: 'npm run dev', waitMode: 'background' });
+      const terminal = host.last;
+      terminal.onSendText = (text) => {
+        // cmd.exe's recorded answer to Ctrl+C in a batch file: ^C, then the question, then a wait.
+        if (text === '\u0003') terminal.current.push('^C\r\nTerminate batch job (Y/N)? ');
+        if (text === 'Y') terminal.current.complete(`Y\r\n${promptAfter(1, 'native')}`, 1);
+      };
+      const stopped = await service.input({ name: 'default', text: '\u0003' });
+      assert.deepEqual(terminal.sentText.map((t) => [t.text, t.addNewLine]), [['\u0003', false], ['Y', true]]);
+      assert.deepEqual([stopped.status, stopped.exitCode], ['completed', 1]);
+
+      // A batch file asking by itself (no Ctrl+C of ours): the question is the caller's to answer.
+      host.onExecute = (execution) => {
+        execution.start();
+        execution.push('Terminate batch job (Y/N)? ');
+      };
+      const asked = await service.run({ command: 'cmd /c ask.cmd', name: 'asks' });
+      assert.equal(asked.status, 'waiting_for_input');
+      assert.equal(asked.prompt, 'Terminate batch job (Y/N)?');
+      assert.deepEqual(host.last.sentText, []);
+    });
+
+    it('reads the answer letter from the localized question', () => {
+      assert.equal(batchJobAnswer('Terminate batch job (Y/N)? '), 'Y');
+      assert.equal(batchJobAnswer('Batchvorgang abbrechen (J/N)? '), 'J');
+      assert.equal(batchJobAnswer('Terminer le programme de commandes (O/N) ? '), 'O');
+      assert.equal(batchJobAnswer('¿Desea terminar el trabajo por lotes (S/N)? '), 'S');
+      assert.equal(batchJobAnswer('Continue? (y/n)'), undefined);
+    });
+
+    it('other shells: the exit code is the shell\'s own (exitCodeSource shell)', async () => {
+      script(host, { false: ['', 1] });
+      const r = await service.run({ command: 'false' });
+      assert.deepEqual([r.exitCode, r.exitCodeSource], [1, 'shell']);
     });
   });
 
@@ -497,7 +584,7 @@ describe('TerminalService against a fake TerminalHost', () => {
       };
       await service.run({ command: 'first' });
       const result = await service.run({ command: 'ls', cwd: dir });
-      assert.deepEqual(withoutDuration(result), { status: 'completed', output: 'ls output', exitCode: 0, name: 'default', command: 'ls', pid: 1001, strategy: 'vscode' });
+      assert.deepEqual(withoutDuration(result), { status: 'completed', output: 'ls output', exitCode: 0, exitCodeSource: 'shell', name: 'default', command: 'ls', pid: 1001, strategy: 'vscode' });
       // Already there: no second cd.
       await service.run({ command: 'pwd', cwd: "it's here" });
       assert.deepEqual(
@@ -511,9 +598,9 @@ describe('TerminalService against a fake TerminalHost', () => {
       const sub = path.join(workspace, 'sub');
       const commands: string[] = [];
       host.onExecute = (execution, terminal) => {
-        // PowerShell commands go through a file (see "PowerShell exit codes"); its second line is the command.
+        // PowerShell commands go through a file (see "PowerShell exit codes"); with our integration it holds the command alone.
         const name = /(c-[0-9a-f]+\.ps1)/.exec(execution.commandLine)![1]!;
-        commands.push(readFileSync(path.join(terminal.options.env!.TSHEP_R!, name), 'utf8').split('\n')[1]!);
+        commands.push(readFileSync(path.join(terminal.options.env!.TSHEP_R!, name), 'utf8').trimEnd());
         execution.complete('', 0);
       };
       await service.run({ command: 'first' });
@@ -566,6 +653,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         status: 'cancelled',
         output: 'working\n^C',
         exitCode: 130,
+        exitCodeSource: 'shell',
         name: 'default',
         command: 'npm test',
         pid: 1001,
@@ -624,6 +712,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         status: 'completed',
         output: 'compiling\ndone',
         exitCode: 0,
+        exitCodeSource: 'shell',
         name: 'default',
         command: 'make',
         pid: 1001,
@@ -693,6 +782,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         status: 'completed',
         output: 'one\ntwo',
         exitCode: 3,
+        exitCodeSource: 'shell',
         name: 'default',
         command: './both.sh',
         pid: 1001,
@@ -733,6 +823,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         status: 'terminal_closed',
         output: '',
         exitCode: 137,
+        exitCodeSource: 'shell',
         name: 'default',
         command: 'node server.js',
         pid: 1001,

@@ -5,7 +5,7 @@
  * chatAgentTools/browser/tools/runInTerminalTool.ts, commandLineAnalyzer/). Each check has one
  * job and one interface; the pipeline (checkCall) runs them in order.
  */
-import type { StrategyName, TerminalRunResult, WaitMode } from '../../../../common/src/protocol';
+import type { CommandSafety, StrategyName, TerminalRunResult, WaitMode } from '../../../../common/src/protocol';
 import type { ShepherdError } from '../errors';
 import type { RunningServer } from '../servers/devServers';
 import type { ShellInfo } from '../terminals/shellKind';
@@ -34,6 +34,8 @@ export interface InputCall {
   readonly kind: 'input';
   readonly text: string;
   readonly terminal: string;
+  /** How that terminal runs commands. */
+  readonly strategy: StrategyName;
   /** Set when the text is a new command for a shell (a nested shell or remote session waiting at its prompt). */
   readonly command: { readonly line: string; readonly shell: ShellInfo } | undefined;
 }
@@ -41,21 +43,44 @@ export interface InputCall {
 export type CheckedCall = RunCall | InputCall;
 
 export type CheckVerdict =
-  /** No objection. */
-  | { readonly kind: 'pass' }
+  /** No objection; `safety`: the safety check's decision, for the result and the audit. */
+  | { readonly kind: 'pass'; readonly safety?: CommandSafety }
   /** Nothing runs; the call fails with this error. */
   | { readonly kind: 'refuse'; readonly error: ShepherdError }
-  /** The person decides; `reason` says which rule asked. */
-  | { readonly kind: 'ask'; readonly reason: string }
+  /** The person decides; `reason` says which rule asked; `offer`: the answers beyond "run" and what they allow. */
+  | { readonly kind: 'ask'; readonly reason: string; readonly offer?: ApprovalOffer }
   /** The call is answered without running anything. */
   | { readonly kind: 'answer'; readonly result: TerminalRunResult }
   /** The command is replaced (the call is planned again with it); `reason` is logged. */
   | { readonly kind: 'rewrite'; readonly command: string; readonly reason: string };
 
+/** Who makes the call: the session (one MCP client's connection) answers and allows are kept for. */
+export interface Caller {
+  readonly session: string;
+}
+
 export interface CommandCheck {
   /** A short name for logs and for the question shown to the person. */
   readonly id: string;
-  check(call: CheckedCall): CheckVerdict | Promise<CheckVerdict>;
+  check(call: CheckedCall, caller: Caller): CheckVerdict | Promise<CheckVerdict>;
+}
+
+/** A way to approve a command: run it once, or allow it (or more) for a scope. */
+export interface ApprovalChoice {
+  readonly id: string;
+  readonly label: string;
+}
+
+/** What an asking check offers the person, and what it does with their choice. */
+export interface ApprovalOffer {
+  /** The ways to approve, "run once" first; declining is always possible. */
+  readonly choices: readonly ApprovalChoice[];
+  /** The line always asks (the floor): no allow is offered. */
+  readonly floor: boolean;
+  /** The check's decision, for the result and the audit. */
+  readonly safety: CommandSafety;
+  /** The person approved with this choice: record what it allows from now on. */
+  approved(choice: string): Promise<void>;
 }
 
 export const PASS: CheckVerdict = Object.freeze({ kind: 'pass' });
@@ -69,11 +94,18 @@ export interface ApprovalQuestion {
   readonly cwd: string | undefined;
   /** Why they are asked: each asking check's reason. */
   readonly reasons: readonly string[];
+  /** The ways to approve, the plain "run" first; declining is always possible besides. */
+  readonly choices: readonly ApprovalChoice[];
+  /** The line is on the floor: it always asks. */
+  readonly floor: boolean;
 }
 
-export type ApprovalAnswer = 'approved' | 'declined' | 'unanswered';
+export type ApprovalAnswer = { readonly kind: 'approved'; readonly choice: string } | { readonly kind: 'declined' } | { readonly kind: 'unanswered' };
 
-/** Asks the person (implemented in vscode/, a modal in the window). */
+/** Asks the person: through the MCP client's elicitation (bridge/), or a modal in the window (vscode/). */
 export interface ApprovalPort {
-  ask(question: ApprovalQuestion, signal?: AbortSignal): Promise<ApprovalAnswer>;
+  /** Where the question shows, for the result and the audit. */
+  readonly via: 'elicitation' | 'modal';
+  /** The answer; `signal` aborts when the answer is no longer waited for (the caller gave up, or the bound passed). */
+  ask(question: ApprovalQuestion, signal: AbortSignal): Promise<ApprovalAnswer>;
 }

@@ -5,6 +5,7 @@
 import type { KillResult, LedgerSummary, ListProcessesResult, TrackedProcess } from '../../../../common/src/protocol';
 import { settingsTable } from '../../../../common/src/settings';
 import type { Event } from '../events';
+import type { DecisionEvent } from './formats';
 import { DEFAULT_MAX_LOG_BYTES } from './ledgerStore';
 
 /** Read on every poll, so a settings change applies at once. */
@@ -78,6 +79,8 @@ export interface ProcessLedger {
   kill(pid: number): Promise<KillResult>;
   /** Kills every orphan still alive (with its tree). */
   killOrphans(): Promise<KillResult>;
+  /** Appends a per-command safety decision to the process log (a `decided` line), beside the runs it allowed. */
+  recordDecision(decision: Omit<DecisionEvent, 'event' | 'ts' | 'sessionId'>): void;
   /** Running and orphaned processes, one line each. From memory, no I/O: cheap for every tool response. */
   summary(): LedgerSummary;
   /** Fires with the new summary after each change (a process appeared, ended, or its ports changed). */

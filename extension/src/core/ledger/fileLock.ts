@@ -9,6 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
+import { processExists } from '../../../../common/src/processExists';
 
 export interface FileLockOptions {
   /** Longest wait for the lock. */
@@ -107,7 +108,7 @@ async function isStale(lockPath: string, holder: LockContent | 'unreadable', sta
     const stat = await fs.stat(lockPath).catch(() => undefined);
     return stat !== undefined && Date.now() - stat.mtimeMs > staleMs;
   }
-  return !pidAlive(holder.pid) || Date.now() - holder.acquiredAt > staleMs;
+  return !processExists(holder.pid) || Date.now() - holder.acquiredAt > staleMs;
 }
 
 async function breakLock(lockPath: string, staleMs: number): Promise<void> {
@@ -128,14 +129,3 @@ async function breakLock(lockPath: string, staleMs: number): Promise<void> {
   }
 }
 
-function pidAlive(pid: number): boolean {
-  if (pid <= 0) {
-    return false; // kill(0) and negative pids address groups, not a process
-  }
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'; // alive, another user's
-  }
-}

@@ -70,6 +70,24 @@ export interface LedgerEvent {
   readonly fromSessionId?: string;
 }
 
+/** A per-command safety decision (the `decided` line): the command, the rules, the answer and how long an allow lasts. */
+export interface DecisionEvent {
+  readonly event: 'decided';
+  readonly ts: string;
+  readonly sessionId: string;
+  readonly terminal: string;
+  readonly cmd: string;
+  readonly shell: string;
+  readonly cwd?: string;
+  readonly decision: 'approved' | 'asked';
+  readonly reason: string;
+  readonly rules: readonly string[];
+  readonly floor?: boolean;
+  readonly answer?: string;
+  readonly scope?: string;
+  readonly via?: string;
+}
+
 /** A window, told apart from a later process with the same pid by its start time. */
 export interface OwnerIdentity {
   readonly pid: number;
@@ -144,11 +162,12 @@ const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : 
 const ports = (v: unknown): number[] => (Array.isArray(v) ? v.filter((p): p is number => Number.isSafeInteger(p) && p > 0 && p < 65536) : []);
 
 /** A log line's record, or undefined when it is not one (counted as skipped by the reader). */
-export function parseLedgerEvent(value: unknown): LedgerEvent | undefined {
-  if (!isObject(value) || !isText(value.event) || !isText(value.ts) || !isText(value.sessionId) || !isPid(value.pid)) {
+export function parseLedgerEvent(value: unknown): LedgerEvent | DecisionEvent | undefined {
+  if (!isObject(value) || !isText(value.event) || !isText(value.ts) || !isText(value.sessionId)) {
     return undefined;
   }
-  return value as unknown as LedgerEvent;
+  if (value.event === 'decided') return isText(value.cmd) ? (value as unknown as DecisionEvent) : undefined;
+  return isPid(value.pid) ? (value as unknown as LedgerEvent) : undefined;
 }
 
 /** An active-file entry, or undefined when its identity or owner is unusable. */

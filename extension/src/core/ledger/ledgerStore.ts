@@ -19,6 +19,7 @@ import {
   rotatedLogName,
   type ActiveEntry,
   type ActiveFile,
+  type DecisionEvent,
   type LedgerEvent,
   type SessionSummary,
 } from './formats';
@@ -89,7 +90,7 @@ export class LedgerStore {
   }
 
   /** Appends events as one write (in call order within this store), rotating the log when it is too big. */
-  append(events: readonly LedgerEvent[]): Promise<void> {
+  append(events: readonly (LedgerEvent | DecisionEvent)[]): Promise<void> {
     if (events.length === 0) {
       return Promise.resolve();
     }
@@ -104,14 +105,14 @@ export class LedgerStore {
     return done;
   }
 
-  /** Every event of the log and its rotated generations, oldest first; bad lines skipped and counted. */
+  /** Every process event of the log and its rotated generations, oldest first (decisions left out); bad lines skipped and counted. */
   async readEvents(): Promise<JsonlReadResult<LedgerEvent>> {
     const files = [...Array.from({ length: LOG_GENERATIONS }, (_, i) => rotatedLogName(LOG_GENERATIONS - i)), LEDGER_FILES.log];
     const items: LedgerEvent[] = [];
     let skipped = 0;
     for (const file of files) {
       const part = await readJsonl(path.join(this.dir, file), parseLedgerEvent);
-      items.push(...part.items);
+      items.push(...part.items.filter((e): e is LedgerEvent => e.event !== 'decided'));
       skipped += part.skipped;
     }
     return { items, skipped };

@@ -6,7 +6,7 @@
  */
 import type { Logger } from '../../../../common/src/logger';
 import { BoundedDebounce } from './boundedDebounce';
-import type { ActiveEntry, LedgerEvent, SessionSummary } from './formats';
+import type { ActiveEntry, DecisionEvent, LedgerEvent, SessionSummary } from './formats';
 import type { LedgerStore } from './ledgerStore';
 
 export interface PersistenceTiming {
@@ -62,7 +62,7 @@ export class LedgerWriter {
     });
   }
 
-  append(events: LedgerEvent[]): void {
+  append(events: (LedgerEvent | DecisionEvent)[]): void {
     if (events.length === 0) {
       return;
     }

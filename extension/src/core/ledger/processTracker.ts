@@ -15,7 +15,7 @@ import type { KillResult, LedgerSummary, ListProcessesResult } from '../../../..
 import type { Event } from '../events';
 import { isActionablePid, type ProcessMonitor } from '../processes/types';
 import type { LedgerSettings, LedgerStartup, ProcessLedger } from './api';
-import type { OwnerIdentity } from './formats';
+import type { DecisionEvent, OwnerIdentity } from './formats';
 import { closingError, notOwnedError, type RefusalContext } from './killRefusal';
 import type { LedgerStore } from './ledgerStore';
 import { DEFAULT_TIMING, LedgerWriter, type PersistenceTiming } from './ledgerWriter';
@@ -181,6 +181,10 @@ export class ProcessTracker implements ProcessLedger {
       active: buildForest(live.filter((r) => r.status === 'running')),
       orphaned: buildForest(live.filter((r) => r.status === 'orphaned')),
     };
+  }
+
+  recordDecision(decision: Omit<DecisionEvent, 'event' | 'ts' | 'sessionId'>): void {
+    this.writer.append([{ event: 'decided', ts: new Date().toISOString(), sessionId: this.sessionId, ...decision }]);
   }
 
   summary(): LedgerSummary {

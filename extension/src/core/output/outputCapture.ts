@@ -15,6 +15,7 @@
  * limit, the renderer's fixed buffers and the file's write batch, whatever the output size.
  */
 import type { Logger } from '../../../../common/src/logger';
+import type { ExitCodeSource } from '../../../../common/src/protocol';
 import { clampSetting, settingsTable } from '../../../../common/src/settings';
 import { Emitter } from '../events';
 import { BoundedOutput } from './boundedOutput';
@@ -167,6 +168,10 @@ export class OutputCapture implements RunOutput {
   /** The exit code the command line reported itself (`OSC 633 ; P ; TshepExitCode=N`), if it did. */
   get reportedExitCode(): number | undefined {
     return this.filter.reportedExitCode;
+  }
+
+  get reportedExitSource(): ExitCodeSource | undefined {
+    return this.filter.reportedExitSource;
   }
 
   /** The log file path once the output exceeded the limit, while the file is being written fine. */

@@ -4,10 +4,12 @@
  * echoes the command line: that data is dropped, the rest is passed on. Only OSC 633 markers
  * count: a nested program's own OSC 133 markers must not hide its output.
  *
- * On the way it picks up the exit code a command line reports itself (EXIT_CODE_PROPERTY).
+ * On the way it picks up the exit code a command reports itself (EXIT_CODE_PROPERTY) and where
+ * that code came from (EXIT_SOURCE_PROPERTY).
  */
 import type { PositionedShellMarker, ShellMarker } from './oscParser';
-import { EXIT_CODE_PROPERTY } from './shellMarkers';
+import { isExitCodeSource, type ExitCodeSource } from '../../../../common/src/protocol';
+import { EXIT_CODE_PROPERTY, EXIT_SOURCE_PROPERTY } from './shellMarkers';
 import type { TerminalRenderer } from './terminalRenderer';
 
 type Region = 'output' | 'prompt';
@@ -17,6 +19,7 @@ export class PromptEchoFilter {
   private droppedSinceOutput = false;
   private passedAny = false;
   private exitCode: number | undefined;
+  private exitSource: ExitCodeSource | undefined;
 
   /** With `stripPromptAndEcho` false only the exit-code property is read; all data passes. */
   constructor(
@@ -27,6 +30,11 @@ export class PromptEchoFilter {
   /** The exit code the command line reported itself (`OSC 633 ; P ; TshepExitCode=N`), if it did. */
   get reportedExitCode(): number | undefined {
     return this.exitCode;
+  }
+
+  /** Where the command said its exit code came from (`OSC 633 ; P ; TshepExitSource=native`), if it did. */
+  get reportedExitSource(): ExitCodeSource | undefined {
+    return this.exitSource;
   }
 
   /**
@@ -65,6 +73,9 @@ export class PromptEchoFilter {
   private onMarker(marker: ShellMarker): void {
     if (marker.kind === 'property' && marker.key === EXIT_CODE_PROPERTY && /^-?\d{1,10}$/.test(marker.value)) {
       this.exitCode = Number(marker.value);
+    }
+    if (marker.kind === 'property' && marker.key === EXIT_SOURCE_PROPERTY && isExitCodeSource(marker.value)) {
+      this.exitSource = marker.value;
     }
     if (this.stripPromptAndEcho && marker.source === '633') {
       switch (marker.kind) {

@@ -1,4 +1,5 @@
 /** What a run needs from its output pipeline (implemented by outputCapture.ts; used by run/ and servers/). */
+import type { ExitCodeSource } from '../../../../common/src/protocol';
 import type { Event } from '../events';
 
 export interface RunOutputSnapshot {
@@ -20,6 +21,8 @@ export interface RunOutput {
   readonly totalChars: number;
   /** An exit code the command line reported in its own output (PowerShell's $LASTEXITCODE), which wins over the end event's. */
   readonly reportedExitCode?: number;
+  /** Where the command said its exit code came from (PowerShell's ladder), if it did. */
+  readonly reportedExitSource?: ExitCodeSource;
   /** Fires when a write carried visible data (not for marker-only or prompt data). */
   readonly onDidWrite: Event<void>;
   /**

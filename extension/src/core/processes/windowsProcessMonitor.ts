@@ -1,13 +1,17 @@
 /**
  * Windows: every fact comes from one long-lived PowerShell session (CIM, Get-NetTCPConnection).
  *
- * - The process table is ONE Win32_Process query; trees are built in TypeScript, guarding
- *   against stale ParentProcessIds (see processTree.ts). Snapshots are cached ~5 s because a
- *   CIM query costs tens to hundreds of ms; a kill invalidates the cache.
+ * - The process table is ONE Win32_Process query; trees are built in TypeScript from every
+ *   snapshot taken so far (processLineage.ts): a process whose parent exited still belongs to the
+ *   tree, by identity, and a reused pid is not taken for the parent. Snapshots are cached ~5 s
+ *   because a CIM query costs tens to hundreds of ms; a kill invalidates the cache.
  * - Identity checks (isAlive, kill) always query fresh.
  * - Killing is taskkill /T /F semantics (forced, whole tree) but on the tree WE computed and only
  *   for processes whose CreationDate still matches, verified inside the same PowerShell request
  *   that kills them. Console programs have no SIGTERM equivalent, so there is no grace period.
+ *   Top-down, in rounds: a killed parent cannot start new children, and what it started meanwhile
+ *   is found in the next snapshot. Stop-Process saying the process is already gone
+ *   (NoProcessFoundForGivenId) is an outcome, not a failure: it exited by itself.
  * - probeShell: a job holds the shell when it has child processes other than its console host.
  *   Whether a job reads the console is not observable: readingTerminal is 'unknown'.
  */
@@ -18,7 +22,7 @@ import path from 'node:path';
 import type { Logger } from '../../../../common/src/logger';
 import { silentLogger } from '../../../../common/src/logger';
 import { PowerShellSession, type PowerShellChild } from './powershellSession';
-import { descendantsFromTable } from './processTree';
+import { ProcessLineage } from './processLineage';
 import { isConsoleHost, parseJsonRows, parseListenRows, parseWin32Processes } from './windowsParsers';
 import {
   GONE_ACTIVITY,
@@ -61,7 +65,7 @@ export function killScript(targets: ReadonlyArray<{ pid: number; start: string }
     '  $procId = [int]$t.pid', // $pid is PowerShell's own read-only process id
     "  if ($now[$procId] -ne $t.start) { [pscustomobject]@{ Pid = $procId; Result = 'changed' }; continue }",
     "  try { Stop-Process -Id $procId -Force -ErrorAction Stop; [pscustomobject]@{ Pid = $procId; Result = 'killed' } }",
-    "  catch { [pscustomobject]@{ Pid = $procId; Result = 'failed'; Error = [string]$_ } }",
+    "  catch { $gone = $_.FullyQualifiedErrorId -like 'NoProcessFoundForGivenId*'; [pscustomobject]@{ Pid = $procId; Result = $(if ($gone) { 'gone' } else { 'failed' }); Error = [string]$_ } }",
     '}',
   ].join('\n');
 }
@@ -95,6 +99,7 @@ export class WindowsProcessMonitor implements ProcessMonitor {
   private readonly cacheMs: number;
   private cache: { at: number; table: ProcessInfo[] } | undefined;
   private inFlight: Promise<ProcessInfo[]> | undefined;
+  private readonly lineage = new ProcessLineage();
 
   constructor(options: WindowsMonitorOptions = {}) {
     this.logger = options.logger ?? silentLogger;
@@ -110,7 +115,7 @@ export class WindowsProcessMonitor implements ProcessMonitor {
   }
 
   async descendants(rootPid: number, table?: readonly ProcessInfo[]): Promise<ProcessInfo[]> {
-    return descendantsFromTable(table ?? (await this.listAll()), rootPid);
+    return this.lineage.descendants(table ?? (await this.listAll()), rootPid);
   }
 
   async isAlive(id: ProcessIdentity): Promise<boolean> {
@@ -132,7 +137,7 @@ export class WindowsProcessMonitor implements ProcessMonitor {
       return NOTHING_KILLED;
     }
     const targets = new Map<number, ProcessInfo>();
-    for (const p of [root, ...descendantsFromTable(table, root.pid)]) {
+    for (const p of [root, ...this.lineage.descendants(table, root.pid)]) {
       if (p.pid !== process.pid && isActionablePid(p.pid) && p.startTime !== '') {
         targets.set(p.pid, p);
       }
@@ -152,14 +157,11 @@ export class WindowsProcessMonitor implements ProcessMonitor {
       this.cache = undefined;
       await new Promise((r) => setTimeout(r, KILL_VERIFY_DELAY_MS));
       latest = await this.fresh();
-      // Children started meanwhile by a target we just killed (its pid not reused since).
+      // Children started meanwhile by a target we just killed: the lineage links them to it by
+      // identity, also once it is gone (and never through a newer process that reused its pid).
       round = [];
       for (const t of targets.values()) {
-        const occupant = latest.find((p) => p.pid === t.pid);
-        if (occupant && occupant.startTime !== t.startTime) {
-          continue;
-        }
-        for (const d of descendantsFromTable(latest, t.pid)) {
+        for (const d of this.lineage.descendants([t, ...latest.filter((p) => p.pid !== t.pid)], t.pid)) {
           if (!targets.has(d.pid) && d.pid !== process.pid && d.startTime !== '') {
             targets.set(d.pid, d);
             round.push(d);
@@ -218,6 +220,7 @@ export class WindowsProcessMonitor implements ProcessMonitor {
         .run(LIST_PROCESSES_SCRIPT, 30_000)
         .then((text) => {
           const table = parseWin32Processes(parseJsonRows(text));
+          this.lineage.remember(table);
           this.cache = { at: Date.now(), table };
           return table;
         })

@@ -397,10 +397,11 @@ export class CommandRun {
     if (!endedEarly && this.output.reportedExitCode !== undefined) {
       exitCode = this.output.reportedExitCode;
     }
+    const exitCodeSource = !endedEarly && exitCode !== undefined ? this.output.reportedExitSource : undefined;
     if (!this.active) {
       return;
     }
     this.endedAt = completedAt;
-    this.setState(endedEarly ? { kind: 'completed', exitCode, endedEarly } : { kind: 'completed', exitCode });
+    this.setState(endedEarly ? { kind: 'completed', exitCode, endedEarly } : { kind: 'completed', exitCode, ...(exitCodeSource ? { exitCodeSource } : {}) });
   }
 }

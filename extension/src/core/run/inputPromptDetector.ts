@@ -3,6 +3,7 @@
  * output, how long it has been silent, and (where the OS tells) whether a foreground process is
  * blocked reading the terminal. Pure: the caller supplies every observation.
  */
+import { batchJobAnswer } from './batchJobPrompt';
 
 export interface InputPromptObservation {
   /** Last lines of the rendered output (what the terminal shows), oldest first. */
@@ -85,7 +86,7 @@ export function detectInputPrompt(
   if (prompt.length === 0) {
     return undefined;
   }
-  if (silentForMs >= config.strongSilenceMs && strongPatterns.some((p) => p.test(prompt))) {
+  if (silentForMs >= config.strongSilenceMs && (strongPatterns.some((p) => p.test(prompt)) || batchJobAnswer(prompt) !== undefined)) {
     return { prompt };
   }
   if (silentForMs >= config.replSilenceMs && replPatterns.some((p) => p.test(prompt.trim()))) {

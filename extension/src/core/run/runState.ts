@@ -1,4 +1,5 @@
 /** The states of a run and what can be read off them (its exit code, how it ended). */
+import type { ExitCodeSource } from '../../../../common/src/protocol';
 
 /**
  * Why a run ended with its terminal: VS Code closed it because its shell exited (`shell_exit`),
@@ -14,8 +15,14 @@ export type RunState =
   | { readonly kind: 'running' }
   | { readonly kind: 'waiting_for_input'; readonly prompt: string }
   /** `endedEarly`: the end event came while the command still ran (see CompletionTracker (d)). */
-  | { readonly kind: 'completed'; readonly exitCode: number | undefined; readonly endedEarly?: true }
+  | { readonly kind: 'completed'; readonly exitCode: number | undefined; readonly exitCodeSource?: ExitCodeSource; readonly endedEarly?: true }
   | { readonly kind: 'terminal_closed'; readonly exitCode: number | undefined; readonly end: TerminalEnd };
+
+/** Where the exit code of an ended run came from (the shell's word unless the command said otherwise). */
+export function exitCodeSourceOf(state: RunState): ExitCodeSource | undefined {
+  if (exitCodeOf(state) === undefined) return undefined;
+  return (state.kind === 'completed' ? state.exitCodeSource : undefined) ?? 'shell';
+}
 
 /** The exit code of an ended run, when the shell reported one. */
 export function exitCodeOf(state: RunState): number | undefined {

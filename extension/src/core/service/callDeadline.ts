@@ -10,7 +10,7 @@ import { formatDuration } from '../../../../common/src/format';
 import type { RequestMeta } from '../../../../common/src/protocol';
 
 /** What the bridge request said about its client (see requestMetaSchema). */
-export type CallMeta = Omit<RequestMeta, 'progressId'>;
+export type CallMeta = Omit<RequestMeta, 'progressId' | 'elicitId'>;
 
 export interface CallDeadline {
   /** The client's limit for the whole call (ms). */

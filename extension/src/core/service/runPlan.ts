@@ -105,6 +105,7 @@ export function planInput(params: InputParams, context: Pick<PlanContext, 'sessi
     kind: 'input',
     text: params.text,
     terminal: session.name,
+    strategy: session.strategy.name,
     command: program !== undefined ? { line: params.text, shell: shellInfo(program) } : undefined,
     session,
     run,

@@ -5,7 +5,7 @@
  */
 import type { NextCall, PortConflict, PreviousRun, ReadyInfo, RunStatus, TerminalRunResult, WatchCycle } from '../../../../common/src/protocol';
 import type { CommandRun } from '../run/commandRun';
-import { exitCodeOf } from '../run/runState';
+import { exitCodeOf, exitCodeSourceOf } from '../run/runState';
 import { portConflictMessage } from '../servers/serverReport';
 import { endedEarlyMessage, nestedSession, nestedSessionMessage, statusMessage, unsavedOutputNote } from './runMessages';
 
@@ -38,6 +38,7 @@ export async function runResult(run: CommandRun, status: RunStatus, details: Res
   };
   if (exitCode !== undefined && (status === 'completed' || status === 'terminal_closed' || status === 'cancelled')) {
     result.exitCode = exitCode;
+    result.exitCodeSource = exitCodeSourceOf(state);
   }
   if (status === 'waiting_for_input' && state.kind === 'waiting_for_input') {
     result.prompt = state.prompt;

@@ -5,8 +5,8 @@
  * awaitRun.ts, the one place a wait becomes a result).
  */
 import { limits, type InputParams, type PreviousRun, type RunParams, type StateParams, type TerminalInfo, type TerminalRunResult } from '../../../../common/src/protocol';
-import type { ApprovalPort, CommandCheck } from '../checks/commandCheck';
-import { checkCall } from '../checks/checkCall';
+import type { ApprovalPort, CheckedCall, CommandCheck } from '../checks/commandCheck';
+import { checkCall, type CheckOutcome, type DecisionRecord } from '../checks/checkCall';
 import { devServerOnceCheck } from '../checks/devServerOnce';
 import { workspaceTrustCheck } from '../checks/workspaceTrust';
 import { cancelledBeforeStartError, keySentWithoutRunError, noRunYetError } from '../errors';
@@ -33,8 +33,12 @@ export interface TerminalServiceDependencies extends Omit<TerminalSessionsDepend
   readonly servers?: DevServers;
   /** Checks after the built-in ones (trust, then never twice), in order. */
   readonly checks?: readonly CommandCheck[];
-  /** Who is asked when a check says so; without one nothing a check asks about runs. */
+  /** Who is asked when a check says so and the call brings no way to ask of its own; without one nothing a check asks about runs. */
   readonly approver?: ApprovalPort;
+  /** Every decision of the safety check, for the process log. */
+  readonly audit?: (record: DecisionRecord) => void;
+  /** How long a question waits for the person's answer (default 5 minutes). */
+  readonly answerTimeoutMs?: number;
 }
 
 export interface CallOptions {
@@ -43,7 +47,14 @@ export interface CallOptions {
   readonly onProgress?: (progress: RunProgress) => void;
   /** What the MCP server said about the client: its name, its deadline, whether the call is an MCP task. */
   readonly meta?: CallMeta;
+  /** The session (an MCP client's connection) allows are kept for; one of its own when absent. */
+  readonly session?: string;
+  /** Asks the person for this call (the client's elicitation) instead of the default approver. */
+  readonly approver?: ApprovalPort;
 }
+
+/** Calls that bring no session share this one. */
+const DEFAULT_SESSION = 'window';
 
 /** A call was cancelled while its command goes on (the person pressed Stop, or the client gave up). */
 export interface AbandonedRun {
@@ -100,7 +111,7 @@ export class TerminalService implements Disposable {
     const asked = options.meta?.task && params.timeoutMs === undefined ? { ...params, timeoutMs: limits.maxTimeoutMs } : params;
     const planned = await planRun(asked, this.planContext());
     const checked = await checkCall(planned, {
-      ...this.checkEnvironment(signal),
+      ...this.checkEnvironment(options),
       replan: (_, command) => planRun({ ...asked, command }, this.planContext()),
     });
     if (checked.kind === 'answer') return checked.result;
@@ -108,7 +119,7 @@ export class TerminalService implements Disposable {
     const previous = await this.unreportedEnd(plan.session);
     const { session, run } = await startRun(plan, { sessions: this.sessions, servers: this.deps.servers, workspaceFolder: this.deps.workspaceFolder(), ...(signal ? { signal } : {}) });
     this.reported.set(run, { final: false, cycle: 0 });
-    const result = await this.await(session, run, plan.wait, waitOptions, options);
+    const result = withSafety(checked, await this.await(session, run, plan.wait, waitOptions, options));
     return previous ? { ...result, previous: previous.run, message: [result.message, previous.note].filter(Boolean).join(' ') } : result;
   }
 
@@ -132,18 +143,17 @@ export class TerminalService implements Disposable {
   async input(params: InputParams, options: CallOptions = {}): Promise<TerminalRunResult> {
     const planned = planInput(params, { sessions: this.sessions, settings: this.deps.settings() });
     const checked = await checkCall(planned, {
-      ...this.checkEnvironment(options.signal),
+      ...this.checkEnvironment(options),
       replan: (_, text) => Promise.resolve(planInput({ ...params, text }, { sessions: this.sessions, settings: this.deps.settings() })),
     });
     if (checked.kind === 'answer') return checked.result;
     const { session, run, text, enter, timeoutMs } = checked.call;
-    session.terminal.sendText(text, enter);
+    session.type(text, enter);
     if (!run) {
       throw keySentWithoutRunError(params.name);
     }
-    run.inputSent();
     // A key such as "a" to a watcher starts its next cycle: that is what the call waits for.
-    return this.await(session, run, { mode: 'completion', timeoutMs }, this.waitOptions(options, run.cycles), options);
+    return withSafety(checked, await this.await(session, run, { mode: 'completion', timeoutMs }, this.waitOptions(options, run.cycles), options));
   }
 
   /** terminal_list: every managed terminal that is still open. */
@@ -252,7 +262,21 @@ export class TerminalService implements Disposable {
     return { sessions: this.sessions, servers: this.deps.servers, settings: this.deps.settings(), workspaceFolder: this.deps.workspaceFolder() };
   }
 
-  private checkEnvironment(signal: AbortSignal | undefined) {
-    return { checks: this.checks, approver: this.deps.approver, logger: this.deps.logger, ...(signal ? { signal } : {}) };
+  private checkEnvironment(options: CallOptions) {
+    const { deps } = this;
+    return {
+      checks: this.checks,
+      approver: options.approver ?? deps.approver,
+      logger: deps.logger,
+      caller: { session: options.session ?? DEFAULT_SESSION },
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(deps.audit ? { audit: deps.audit } : {}),
+      ...(deps.answerTimeoutMs !== undefined ? { answerTimeoutMs: deps.answerTimeoutMs } : {}),
+    };
   }
+}
+
+/** A run's result with the safety check's decision, so the model and the person see why it ran. */
+function withSafety(checked: CheckOutcome<CheckedCall> & { kind: 'proceed' }, result: TerminalRunResult): TerminalRunResult {
+  return checked.safety ? { ...result, safety: checked.safety } : result;
 }

@@ -9,7 +9,9 @@
  *   is its own execution, or none at all).
  * - The file is named through $TSHEP_R (the private folder, in every managed terminal's
  *   environment), so what is typed stays short.
- * - PowerShell always goes through a file, which reports the real exit code (pwshFileText).
+ * - PowerShell always goes through a file: one line is typed whatever the command (PowerShell
+ *   would sit at `>>` after a line that opens a block), and the exit code is read after it (the
+ *   prompt of our integration, or the file itself with VS Code's: CommandLines.fileText).
  * - So does a command whose line starts with a backslash (`\ls`, `\rm -rf build`: the usual way
  *   past an alias): VS Code's command detection drops such a command when it finishes
  *   (PartialTerminalCommand.promoteToFullCommand ignores command lines starting with `\`), so no
@@ -19,7 +21,6 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Disposable } from '../events';
-import { EXIT_CODE_PROPERTY } from '../output/shellMarkers';
 import type { ShellKind } from './shellKind';
 
 export interface PreparedCommand extends Disposable {
@@ -35,10 +36,14 @@ export interface CommandLines {
   typedLine(kind: ShellKind, command: string): string;
   /** The line that sources file `name` of the private folder. */
   sourceLine(kind: ShellKind, name: string): string;
+  /** What the file holds for `command` (default: the command itself). */
+  fileText?(kind: ShellKind, command: string): string;
 }
 
 /** The variable naming the private folder of command files in managed terminals. */
 export const RUNS_DIR_VARIABLE = 'TSHEP_R';
+/** The variable naming shell/pwshCommon.ps1 (the exit-code ladder) in managed PowerShell terminals. */
+export const PWSH_COMMON_VARIABLE = 'TSHEP_PWSH';
 /** Longest line typed as is with our integration (a prompt of 40 columns fits on an 80-column screen). */
 export const LONG_LINE_CHARS = 40;
 
@@ -57,18 +62,22 @@ export function hasLineBreaks(command: string): boolean {
 }
 
 /**
- * PowerShell's shell integration ends a command with `$?` only (D;0 or D;1), so the real exit
- * code of a native program would be lost, and `$LASTEXITCODE` may still hold an earlier
- * program's code. The file clears it, runs the command, and reports the code itself through an
- * OSC 633 property the run reads (the same rule as the pseudoterminal's pwsh files).
+ * A PowerShell command file that reports its own exit code, for terminals without our prompt
+ * (VS Code's integration ends a command with `$?` only, D;0 or D;1; the extension-owned terminal
+ * runs each file in a fresh PowerShell): the ladder of shell/pwshCommon.ps1 before and after the
+ * command, the code and its source written as OSC 633 properties the run reads. `$status` holds
+ * them for what the caller appends. A terminating error stops the file before the report: the
+ * shell's own end (D;1, or the process's exit) then stands, as the failure it is.
  */
-export function pwshFileText(command: string): string {
+export function pwshReportingFileText(command: string): string {
   return [
-    '$global:LASTEXITCODE = $null',
+    `. $env:${PWSH_COMMON_VARIABLE}`,
+    '__TshepBefore',
     command,
     '$__tshepOk = $?',
-    '$__tshepCode = if ($__tshepOk) { 0 } elseif ($null -ne $global:LASTEXITCODE -and $global:LASTEXITCODE -ne 0) { $global:LASTEXITCODE } else { 1 }',
-    `[Console]::Write("$([char]27)]633;P;${EXIT_CODE_PROPERTY}=$__tshepCode$([char]7)")`,
+    '$__tshepNative = $global:LASTEXITCODE',
+    '$__tshepStatus = __TshepAfter -Ok $__tshepOk -Native $__tshepNative',
+    'Write-Host -NoNewline (__TshepExitProperties $__tshepStatus)',
     '',
   ].join('\n');
 }
@@ -98,7 +107,7 @@ export async function prepareCommand(lines: CommandLines, command: string, kind:
   const name = `c-${randomBytes(4).toString('hex')}${extension}`;
   const file = path.join(runsDir, name);
   const text = trimmed.replace(/\r\n?/g, '\n');
-  await fs.writeFile(file, kind === 'pwsh' ? pwshFileText(text) : `${text}\n`, { mode: 0o600 });
+  await fs.writeFile(file, lines.fileText?.(kind, text) ?? `${text}\n`, { mode: 0o600 });
   return {
     line: lines.sourceLine(kind, name),
     dispose: () => void fs.rm(file, { force: true }).catch(() => undefined),

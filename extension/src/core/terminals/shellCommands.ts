@@ -3,7 +3,8 @@ import type { ShellKind } from './shellKind';
 
 /** One word for sh-family shells (and fish): single quotes, a quote inside closed and escaped. */
 export const posixQuote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
-const pwshQuote = (value: string): string => `'${value.replace(/'/g, "''")}'`;
+/** One PowerShell word: single quotes, a quote inside doubled. */
+export const pwshQuote = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
 /** A command that changes the shell's working directory to `dir`, quoted for `shellType`. */
 export function changeDirectoryCommand(kind: ShellKind, dir: string): string {

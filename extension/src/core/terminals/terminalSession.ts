@@ -5,6 +5,7 @@
  */
 import { busyReasons } from '../errors';
 import type { Disposable } from '../events';
+import { batchJobAnswer } from '../run/batchJobPrompt';
 import type { CommandRun } from '../run/commandRun';
 import type { ShellInfo } from './shellKind';
 import type { ExecutionStrategy } from './strategies';
@@ -31,6 +32,8 @@ export interface TerminalSessionView {
   busyReason(): string | undefined;
   /** Ctrl+C to whatever runs in the terminal; the current run counts it as input. */
   interrupt(): void;
+  /** Text typed into the terminal (terminal_input); a Ctrl+C in it counts as an interrupt. */
+  type(text: string, enter: boolean): void;
 }
 
 export class TerminalSession implements TerminalSessionView {
@@ -45,6 +48,9 @@ export class TerminalSession implements TerminalSessionView {
   /** Set while a call prepares a run, so a concurrent call sees the terminal as taken. */
   reserved = false;
   private runSubscription: Disposable | undefined;
+  private batchPromptWatch: Disposable | undefined;
+  /** The run our last Ctrl+C went to: cmd.exe's batch-job question after it is answered yes. */
+  private interruptedRun: CommandRun | undefined;
 
   constructor(
     readonly name: string,
@@ -70,9 +76,23 @@ export class TerminalSession implements TerminalSessionView {
   }
 
   interrupt(): void {
+    this.type('\u0003', false);
+  }
+
+  type(text: string, enter: boolean): void {
     if (this.closed) return;
-    this.terminal.sendText('\u0003', false);
+    this.terminal.sendText(text, enter);
+    if (text.includes('\u0003')) this.interruptedRun = this.currentRun;
     if (this.currentRun?.active) this.currentRun.inputSent();
+  }
+
+  /** cmd.exe stops a batch file on Ctrl+C only after a yes: the interrupt we sent meant it. */
+  private answerBatchPrompt(run: CommandRun): void {
+    const state = run.state;
+    const answer = state.kind === 'waiting_for_input' ? batchJobAnswer(state.prompt) : undefined;
+    if (answer === undefined || run !== this.interruptedRun || this.closed) return;
+    this.interruptedRun = undefined;
+    this.type(answer, true);
   }
 
   /** Makes `run` the session's run; the previous one is disposed (its result was reported). */
@@ -81,12 +101,16 @@ export class TerminalSession implements TerminalSessionView {
     this.runSubscription?.dispose();
     this.currentRun = run;
     this.runSubscription = subscription;
+    this.batchPromptWatch?.dispose();
+    this.batchPromptWatch = run.onDidChangeState(() => this.answerBatchPrompt(run));
+    this.interruptedRun = undefined;
     this.runExecutions.clear();
     previous?.dispose();
   }
 
   dispose(): void {
     this.runSubscription?.dispose();
+    this.batchPromptWatch?.dispose();
     this.currentRun?.dispose();
     if (this.strategy.ownsProcesses) this.terminal.dispose();
   }

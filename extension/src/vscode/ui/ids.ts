@@ -17,6 +17,10 @@ export const COMMANDS = {
   /** A dev server's URL row: in the default browser, or in VS Code's Simple Browser. */
   openUrl: 'terminalShepherd.openUrl',
   openUrlInSimpleBrowser: 'terminalShepherd.openUrlInSimpleBrowser',
+  /** Writes an MCP client's configuration so it starts Terminal Shepherd's server. */
+  connectClient: 'terminalShepherd.connectClient',
+  /** Runs a command the way terminal_run does and shows what a model gets. */
+  runCommand: 'terminalShepherd.runCommand',
 } as const;
 
 /** Commands hidden from the command palette: they act on a row of the view. */

@@ -18,12 +18,18 @@ const FILES: Readonly<Record<string, string>> = {
   'zprofile.zsh': 'zsh/.zprofile',
   'zshrc.zsh': 'zsh/.zshrc',
   'zlogin.zsh': 'zsh/.zlogin',
+  'pwsh.ps1': 'pwsh.ps1',
+  'pwshCommon.ps1': 'pwshCommon.ps1',
+  'pwshUtf8.ps1': 'pwshUtf8.ps1',
 };
 
 export interface IntegrationFiles {
   readonly bash: string;
   readonly posix: string;
   readonly fish: string;
+  /** PowerShell's integration, and the part every managed PowerShell terminal shares (the exit-code ladder). */
+  readonly pwsh: string;
+  readonly pwshCommon: string;
   /** The folder zsh gets as ZDOTDIR. */
   readonly zshDir: string;
   /** A private folder for per-run files (multi-line commands). */
@@ -61,6 +67,8 @@ export async function prepareIntegrationFiles(sourceDir: string, baseDir = priva
     bash: path.join(dir, 'bash.sh'),
     posix: path.join(dir, 'posix.sh'),
     fish: path.join(dir, 'fish.fish'),
+    pwsh: path.join(dir, 'pwsh.ps1'),
+    pwshCommon: path.join(dir, 'pwshCommon.ps1'),
     zshDir: path.join(dir, 'zsh'),
     runsDir,
   };

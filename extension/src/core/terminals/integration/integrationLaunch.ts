@@ -3,7 +3,8 @@
  * that print instead of waiting for a key, no zsh end-of-line mark), and for Terminal Shepherd's
  * own integration the arguments and variables that load our script after the user's rc files.
  */
-import { RUNS_DIR_VARIABLE } from '../commandText';
+import { PWSH_COMMON_VARIABLE, RUNS_DIR_VARIABLE } from '../commandText';
+import { pwshQuote } from '../shellCommands';
 import type { ShellKind } from '../shellKind';
 import type { IntegrationFiles } from './integrationFiles';
 
@@ -28,10 +29,14 @@ export const PAGER_ENV: Readonly<Record<string, string>> = {
   BAT_PAGER: 'cat',
 };
 
-/** The environment of every managed terminal, whatever its strategy; `runsDir` is named in it for commandText.ts. */
-export function managedEnv(kind: ShellKind, runsDir?: string): Record<string, string> {
+/**
+ * The environment of every managed terminal, whatever its strategy; the private folder and (for
+ * PowerShell) the shared script are named in it for commandText.ts.
+ */
+export function managedEnv(kind: ShellKind, files?: Pick<IntegrationFiles, 'runsDir' | 'pwshCommon'>): Record<string, string> {
   const env: Record<string, string> = { ...PAGER_ENV };
-  if (runsDir !== undefined) env[RUNS_DIR_VARIABLE] = runsDir;
+  if (files !== undefined) env[RUNS_DIR_VARIABLE] = files.runsDir;
+  if (files !== undefined && kind === 'pwsh') env[PWSH_COMMON_VARIABLE] = files.pwshCommon;
   // zsh imports PROMPT_EOL_MARK from the environment; empty means no mark after output without a
   // trailing newline (VS Code's own integration leaves it on).
   if (kind === 'zsh') env.PROMPT_EOL_MARK = '';
@@ -40,7 +45,7 @@ export function managedEnv(kind: ShellKind, runsDir?: string): Record<string, st
 
 /** Start-up of a shell with Terminal Shepherd's integration; undefined for shells we have no script for. */
 export function shepherdLaunch(kind: ShellKind, files: IntegrationFiles, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): ShellLaunch | undefined {
-  const base = managedEnv(kind, files.runsDir);
+  const base = managedEnv(kind, files);
   // Explicit arguments also keep VS Code from injecting its own script on top of ours (it injects
   // only into a shell started with no arguments or just a login flag).
   switch (kind) {
@@ -57,6 +62,12 @@ export function shepherdLaunch(kind: ShellKind, files: IntegrationFiles, env: No
       return { shellArgs: ['--init-command', `source ${fishQuote(files.fish)}`], env: base };
     case 'sh':
       return { env: { ...base, ENV: files.posix, TSHEP_USER_ENV: env.ENV ?? '' } };
+    case 'pwsh':
+      // After the user's profile. The process-scope execution policy lets this session run our
+      // script and command files where the machine's default (Restricted on Windows clients)
+      // would refuse them; the user's own policy and other sessions are untouched, and a policy
+      // set by Group Policy still wins.
+      return { shellArgs: ['-NoLogo', '-NoExit', '-ExecutionPolicy', 'Bypass', '-Command', `. ${pwshQuote(files.pwsh)}`], env: base };
     default:
       return undefined;
   }

@@ -5,8 +5,8 @@
  * SIGINT), with a trailer that records the final working directory so `cd` carries over to the
  * next command, and the shell's exit status as the run's exit code.
  */
-import { pwshFileText } from '../commandText';
-import { posixQuote } from '../shellCommands';
+import { pwshReportingFileText } from '../commandText';
+import { posixQuote, pwshQuote } from '../shellCommands';
 import type { ShellKind } from '../shellKind';
 
 export interface PtyCommandInput {
@@ -33,14 +33,16 @@ export function commandFileText(input: PtyCommandInput): string {
     case 'bash':
     case 'zsh':
     case 'sh':
-      return `${size}${command}\n__tshep_rc=$?; pwd > ${posixQuote(input.cwdFile)} 2>/dev/null; exit $__tshep_rc\n`;
+      // Git Bash (MSYS) prints /c/... from pwd; the next command starts in the Windows form (pwd -W).
+      return `${size}${command}\n__tshep_rc=$?; ${input.platform === 'win32' ? '{ pwd -W || pwd; }' : 'pwd'} > ${posixQuote(input.cwdFile)} 2>/dev/null; exit $__tshep_rc\n`;
     case 'fish':
       return `${size}${command}\nset -l __tshep_rc $status; pwd > ${posixQuote(input.cwdFile)} 2>/dev/null; exit $__tshep_rc\n`;
     case 'cmd':
-      return `@echo off\r\n${command.replace(/\n/g, '\r\n')}\r\n@set __tshep_rc=%ERRORLEVEL%\r\n@cd > "${input.cwdFile}"\r\n@exit /b %__tshep_rc%\r\n`;
+      // UTF-8 output in this command's own console (chcp 65001), never the user's.
+      return `@echo off\r\n@chcp 65001 >nul\r\n${command.replace(/\n/g, '\r\n')}\r\n@set __tshep_rc=%ERRORLEVEL%\r\n@cd > "${input.cwdFile}"\r\n@exit /b %__tshep_rc%\r\n`;
     case 'pwsh':
-      // The exit code as in a shell-integration terminal (commandText.ts), then the cwd, then exit with it.
-      return `${pwshFileText(command)}(Get-Location).Path | Set-Content -LiteralPath '${input.cwdFile.replace(/'/g, "''")}'\nexit $__tshepCode\n`;
+      // The exit code and its source reported (commandText.ts), then the cwd, then exit with the code.
+      return `${pwshReportingFileText(command)}(Get-Location).Path | Set-Content -LiteralPath ${pwshQuote(input.cwdFile)}\nexit $__tshepStatus.Code\n`;
     default:
       return `${size}${command}\n`;
   }

@@ -9,19 +9,22 @@
  * - sh-family shells have no pre-execution hook, so the line prints the C mark itself before the
  *   command runs; the command goes through `eval` so that even a syntax error is reported after C,
  *   with its message and exit code.
+ * - PowerShell likewise (C without PSReadLine): `__TshepC` also clears $LASTEXITCODE for the
+ *   ladder our prompt reports (shell/pwsh.ps1); the command is always a file.
  */
 import { hasLineBreaks, LONG_LINE_CHARS, plainSourceLine, prepareCommand, type CommandLines } from '../commandText';
 import { shepherdLaunch } from '../integration/integrationLaunch';
 import { posixQuote } from '../shellCommands';
+import type { ShellKind } from '../shellKind';
 import { baseTerminalOptions, describeError, openIntegratedTerminal, type ExecutionStrategy } from './executionStrategy';
 
-/** The sh-family integration's function that prints the C mark. */
-const C_MARK = '__tshep_c';
+/** The integration's function that prints the C mark, for shells without a pre-execution hook we use. */
+const C_MARK: Partial<Record<ShellKind, string>> = { sh: '__tshep_c', pwsh: '__TshepC' };
 
 export const shepherdCommandLines: CommandLines = {
   needsScriptFile: (command) => hasLineBreaks(command) || command.length > LONG_LINE_CHARS,
-  typedLine: (kind, command) => (kind === 'sh' ? `${C_MARK}; eval ${posixQuote(command)}` : command),
-  sourceLine: (kind, name) => (kind === 'sh' ? `${C_MARK}; ${plainSourceLine(kind, name)}` : plainSourceLine(kind, name)),
+  typedLine: (kind, command) => (kind === 'sh' ? `${C_MARK.sh}; eval ${posixQuote(command)}` : kind === 'pwsh' ? `${C_MARK.pwsh}; ${command}` : command),
+  sourceLine: (kind, name) => (C_MARK[kind] !== undefined ? `${C_MARK[kind]}; ${plainSourceLine(kind, name)}` : plainSourceLine(kind, name)),
 };
 
 export const shepherdStrategy: ExecutionStrategy = {

@@ -19,7 +19,7 @@ export interface ChainInput {
 /** Shells VS Code injects its integration into (bash, zsh, fish, pwsh). */
 const VSCODE_INJECTS: ReadonlySet<ShellKind> = new Set(['bash', 'zsh', 'fish', 'pwsh']);
 /** Shells a script of ours covers. */
-const SHEPHERD_COVERS: ReadonlySet<ShellKind> = new Set(['bash', 'zsh', 'fish', 'sh']);
+const SHEPHERD_COVERS: ReadonlySet<ShellKind> = new Set(['bash', 'zsh', 'fish', 'sh', 'pwsh']);
 
 /**
  * Shells where our integration goes before VS Code's: under prompt themes VS Code's zsh script
@@ -28,8 +28,12 @@ const SHEPHERD_COVERS: ReadonlySet<ShellKind> = new Set(['bash', 'zsh', 'fish', 
  * from the right prompt, the real end never reported; powerlevel10k turns it off,
  * microsoft/vscode#146587), while ours keeps its precmd hooks first and last and marks the
  * prompt again after a theme rebuilt it.
+ * PowerShell too: VS Code's end carries only `$?` (0 or 1), its script needs PSReadLine for the
+ * command's start and turns itself off under ConstrainedLanguage (its method calls would fail
+ * there), while ours reports the real exit code from the prompt, with its source, in any
+ * language mode (shell/pwsh.ps1).
  */
-const SHEPHERD_FIRST: ReadonlySet<ShellKind> = new Set(['zsh']);
+const SHEPHERD_FIRST: ReadonlySet<ShellKind> = new Set(['zsh', 'pwsh']);
 
 export function strategyChain(input: ChainInput): StrategyName[] {
   const chain: StrategyName[] = [];

@@ -1,9 +1,10 @@
 /**
  * VS Code's own shell integration (bash, zsh, fish, pwsh where VS Code injects it): VS Code
  * reports every execution with its command line, so a line of any length is typed as is; only a
- * command with line breaks (or any PowerShell command) goes through a file.
+ * command with line breaks (or any PowerShell command) goes through a file. VS Code's PowerShell
+ * end carries `$?` only (D;0 or D;1): the file reports the real exit code itself.
  */
-import { hasLineBreaks, plainSourceLine, prepareCommand, type CommandLines } from '../commandText';
+import { hasLineBreaks, plainSourceLine, prepareCommand, pwshReportingFileText, type CommandLines } from '../commandText';
 import { managedEnv } from '../integration/integrationLaunch';
 import { baseTerminalOptions, openIntegratedTerminal, type ExecutionStrategy } from './executionStrategy';
 
@@ -11,6 +12,7 @@ export const vscodeCommandLines: CommandLines = {
   needsScriptFile: (command) => hasLineBreaks(command),
   typedLine: (_kind, command) => command,
   sourceLine: plainSourceLine,
+  fileText: (kind, command) => (kind === 'pwsh' ? pwshReportingFileText(command) : `${command}\n`),
 };
 
 export const vscodeStrategy: ExecutionStrategy = {
@@ -19,11 +21,8 @@ export const vscodeStrategy: ExecutionStrategy = {
   ownsProcesses: false,
   async open(request, context) {
     // The private folder is a convenience here (multi-line commands): without it they are typed as is.
-    const runsDir = await context.integrationFiles().then(
-      (files) => files.runsDir,
-      () => undefined,
-    );
-    return openIntegratedTerminal({ ...baseTerminalOptions(request, context.host), env: managedEnv(request.shell.kind, runsDir) }, request, context);
+    const files = await context.integrationFiles().catch(() => undefined);
+    return openIntegratedTerminal({ ...baseTerminalOptions(request, context.host), env: managedEnv(request.shell.kind, files) }, request, context);
   },
   prepareCommand: (command, kind, runsDir) => prepareCommand(vscodeCommandLines, command, kind, runsDir),
 };

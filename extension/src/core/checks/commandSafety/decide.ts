@@ -1,0 +1,224 @@
+/**
+ * The decision for one command line, as VS Code's run_in_terminal makes it (microsoft/vscode,
+ * chatAgentTools/browser/tools/commandLineAnalyzer/commandLineAutoApproveAnalyzer.ts and the file
+ * write analyzer beside it), with the floor first and the stricter readings after:
+ *   floor → per-command check off / global auto-approve / enableAutoApprove off / all allowed for
+ *   the session → every sub-command: any denied asks; all approved (or a matchCommandLine rule)
+ *   runs → unanalyzable syntax and blocked file writes ask.
+ * Stricter than VS Code (each named in the reason): deny rules also see the program by name, the
+ * words unquoted and what wrappers run; a bash parse error, a line continuation, a program chosen
+ * by an expansion, a heredoc or -c/-e string handed to an interpreter, a line over 10,000
+ * characters never run unasked.
+ */
+import { describeRule, denyingRule, matchCommandLine, matchSubCommand, type AutoApproveLayers, type Match, type RuleSet } from './autoApproveRules';
+import { argvOf, normalizedText, wrappedCommands } from './commandWords';
+import { checkFileWrites, type BlockFileWrites } from './fileWrites';
+import { floorReason } from './floor';
+import { npmScriptName, workspaceScripts } from './npmScripts';
+import type { LoadedGrammars } from './shellGrammars';
+import { SHELLS, parseCommandLine, programName, type ParsedLine, type ShellCommand } from './shellSyntax';
+
+/** The settings the decision reads (VS Code's chat.tools.* and ours), fresh for every line. */
+export interface SafetySettings {
+  /** terminalShepherd.safety.perCommandCheck: off runs every line unasked but the floor's. */
+  readonly perCommandCheck: boolean;
+  readonly enableAutoApprove: boolean;
+  /** chat.tools.global.autoApprove (/yolo): every tool call runs unasked. */
+  readonly globalAutoApprove: boolean;
+  readonly autoApprove: AutoApproveLayers;
+  readonly ignoreDefaultAutoApproveRules: boolean;
+  readonly autoApproveWorkspaceNpmScripts: boolean;
+  readonly blockDetectedFileWrites: BlockFileWrites;
+  readonly workspaceFolders: readonly string[];
+}
+
+/** What a session (one MCP client's connection) was allowed by the person's answers. */
+export interface SessionApprovals {
+  readonly rules: RuleSet;
+  readonly allowAll: boolean;
+}
+
+export interface LineToDecide {
+  readonly line: string;
+  readonly powershell: boolean;
+  readonly cwd: string | undefined;
+}
+
+export interface DecisionContext {
+  readonly grammars: LoadedGrammars;
+  readonly settings: SafetySettings;
+  readonly rules: RuleSet;
+  readonly session: SessionApprovals;
+  readonly home: string;
+}
+
+/** What the person may allow from here on, as VS Code offers it (runInTerminalHelpers.ts generateAutoApproveActions). */
+export interface ApprovalOffers {
+  /** Rule keys for "Allow `x …`" (sub-commands with their sub-command, never a shell, an interpreter, eval, sudo, curl, wget, …). */
+  readonly subCommands: readonly string[];
+  /** "Allow Exact Command Line" is offered. */
+  readonly exactLine: boolean;
+  /** "Allow All Commands in this Session" is offered. */
+  readonly allowAll: boolean;
+}
+
+export interface SafetyDecision {
+  /** Runs with no question. */
+  readonly approved: boolean;
+  /** Set when the floor asks: why (no answer but "run once" exists then). */
+  readonly floor: string | undefined;
+  /** Why it runs or asks, in a sentence. */
+  readonly reason: string;
+  /** The rules that decided, as VS Code names them (`rm` (default)). */
+  readonly rules: readonly string[];
+  readonly subCommands: readonly string[];
+  readonly offers: ApprovalOffers;
+}
+
+const NO_OFFERS: ApprovalOffers = { subCommands: [], exactLine: false, allowAll: false };
+const MAX_LINE_CHARS = 10_000;
+const INTERPRETERS = new Set([...SHELLS, 'python', 'python2', 'python3', 'node', 'nodejs', 'deno', 'bun', 'perl', 'ruby', 'php', 'lua', 'osascript', 'awk', 'gawk', 'cmd']);
+const NEVER_SUGGESTED = new Set([...SHELLS, 'powershell.exe', 'cmd', 'cmd.exe', 'python', 'python3', 'node', 'ruby', 'perl', 'php', 'lua', 'eval', 'exec', 'source', 'sudo', 'su', 'doas', 'curl', 'wget', 'invoke-restmethod', 'invoke-webrequest', 'irm', 'iwr']);
+const WITH_SUBCOMMAND = new Set(['git', 'npm', 'npx', 'yarn', 'docker', 'kubectl', 'cargo', 'dotnet', 'mvn', 'gradle']);
+const WITH_SUBSUBCOMMAND = new Set(['npm run', 'yarn run']);
+
+export async function decideLine(input: LineToDecide, context: DecisionContext): Promise<SafetyDecision> {
+  const { settings } = context;
+  const line = input.line.trimStart();
+  const parsed = parseCommandLine(context.grammars, input.powershell ? 'powershell' : 'bash', line);
+  const subCommands = parsed.commands.filter((c) => !c.nested).map((c) => c.text);
+  const base = { subCommands, rules: [] as string[], offers: NO_OFFERS };
+  const floor = floorReason(parsed, { cwd: input.cwd, workspaceFolders: settings.workspaceFolders, home: context.home });
+  if (floor) return { ...base, approved: false, floor, reason: `always asks: ${floor}` };
+  const approved = (reason: string, rules: string[] = []): SafetyDecision => ({ ...base, approved: true, floor: undefined, reason, rules });
+  const asks = (reason: string, rules: string[] = [], offers = NO_OFFERS): SafetyDecision => ({ ...base, approved: false, floor: undefined, reason, rules, offers });
+  if (!settings.perCommandCheck) return approved('the per-command check is off (terminalShepherd.safety.perCommandCheck)');
+  if (settings.globalAutoApprove) return approved('chat.tools.global.autoApprove approves every tool call');
+  if (!settings.enableAutoApprove) return asks('chat.tools.terminal.enableAutoApprove is off, so every command is confirmed');
+  if (context.session.allowAll) return approved('all commands are allowed in this session');
+  if (subCommands.length === 0) return line.length === 0 ? approved('the line is empty') : asks('no command could be read in it');
+
+  const results = await Promise.all(subCommands.map((command) => matchWithScripts(command, input, context)));
+  const lineResult = matchCommandLine(context.rules, context.session.rules, line);
+  const named = (m: Match): string[] => (m.rule ? [describeRule(m.rule)] : m.result === 'denied' ? ['an environment-variable prefix'] : []);
+  const denied = results.map((m, i) => [m, subCommands[i]!] as const).filter(([m]) => m.result === 'denied');
+  const stricterDenials = stricterDeny(parsed, context, input.powershell).filter(([, text]) => !denied.some(([, d]) => d === text));
+  const unanalyzable = parsed.unanalyzable;
+  const unreadable = stricterUnanalyzable(parsed, input.line);
+  const writes = checkFileWrites(parsed, { setting: settings.blockDetectedFileWrites, cwd: input.cwd, workspaceFolders: settings.workspaceFolders, sessionAllowsAll: context.session.allowAll });
+
+  const reasons: string[] = [];
+  const rules: string[] = [];
+  let vscodeApproves = false;
+  if (denied.length > 0 || lineResult.result === 'denied') {
+    for (const [m, text] of denied) {
+      reasons.push(`\`${text}\` is denied by ${named(m).join('') || 'a rule'}`);
+      rules.push(...named(m));
+    }
+    if (lineResult.result === 'denied') {
+      reasons.push(`the line is denied by ${named(lineResult).join('')}`);
+      rules.push(...named(lineResult));
+    }
+  } else if (results.every((m) => m.result === 'approved')) {
+    vscodeApproves = true;
+    rules.push(...new Set(results.flatMap(named)));
+  } else if (lineResult.result === 'approved') {
+    vscodeApproves = true;
+    rules.push(...named(lineResult));
+  } else {
+    reasons.push(...results.map((m, i) => [m, subCommands[i]!] as const).filter(([m]) => m.result === 'noMatch').map(([, text]) => `no rule approves \`${text}\``));
+  }
+  for (const [rule, text, reading] of stricterDenials) {
+    reasons.push(`\`${text}\` is denied by ${rule} (read as \`${reading}\`)`);
+    rules.push(rule);
+  }
+  if (unanalyzable.length > 0) reasons.push(`it holds ${unanalyzable.join(', ')}, which VS Code never approves unasked`);
+  reasons.push(...unreadable);
+  if (writes.blocked) reasons.push(writes.blocked);
+  if (vscodeApproves && reasons.length === 0) return approved(`approved by ${rules.join(', ')}`, rules);
+
+  // VS Code offers new rules only where they could help: nothing denied, the syntax analyzable, no blocked write.
+  const deniedAny = denied.length > 0 || lineResult.result === 'denied' || stricterDenials.length > 0;
+  const canOfferRules = !deniedAny && unanalyzable.length === 0 && unreadable.length === 0 && !writes.blocked;
+  const offers: ApprovalOffers = writes.blocked || unanalyzable.length > 0 ? NO_OFFERS : canOfferRules ? ruleOffers(line, subCommands, results) : { ...NO_OFFERS, allowAll: true };
+  return asks(reasons.join('; '), [...new Set(rules)], offers);
+}
+
+async function matchWithScripts(command: string, input: LineToDecide, context: DecisionContext): Promise<Match> {
+  const match = matchSubCommand(context.rules, context.session.rules, command, input.powershell);
+  if (match.result !== 'noMatch' || !context.settings.autoApproveWorkspaceNpmScripts) return match;
+  const script = npmScriptName(command);
+  if (script === undefined || !(await workspaceScripts(input.cwd, context.settings.workspaceFolders)).has(script)) return match;
+  return { result: 'approved', rule: { regex: /(?!)/, regexCaseInsensitive: /(?!)/, sourceText: `npm script ${script}`, source: 'workspace', isDefaultRule: false } };
+}
+
+/** Deny rules against the program by name, the words unquoted and the commands wrappers run: [rule, sub-command, reading]. */
+function stricterDeny(parsed: ParsedLine, context: DecisionContext, powershell: boolean): [string, string, string][] {
+  const found: [string, string, string][] = [];
+  for (const command of parsed.commands) {
+    const argv = argvOf(command);
+    const readings = [normalizedText(argv), ...wrappedCommands(argv).flatMap((inner) => [inner.join(' '), normalizedText(inner)])];
+    for (const reading of readings) {
+      const rule = denyingRule(context.rules, context.session.rules, reading, powershell);
+      if (rule && (reading !== command.text || command.nested)) {
+        found.push([describeRule(rule), command.text.trim(), reading]);
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+/** What this reading cannot vouch for, though VS Code would (each a reason). */
+function stricterUnanalyzable(parsed: ParsedLine, line: string): string[] {
+  const reasons: string[] = [];
+  if (line.length > MAX_LINE_CHARS) reasons.push(`the line is over ${MAX_LINE_CHARS.toLocaleString('en-US')} characters`);
+  if (parsed.hasError && parsed.grammar === 'bash') reasons.push('the bash grammar found a syntax error in it');
+  if (/\\\r?\n/.test(line)) reasons.push('it continues over a line break (`\\` at the end of a line)');
+  for (const command of parsed.commands) {
+    const program = command.words[0];
+    if (!program || program.value === undefined) {
+      reasons.push(`\`${command.text.trim()}\` runs a program an expansion chooses`);
+      continue;
+    }
+    const name = (programName(program.value) ?? '').toLowerCase();
+    if (!INTERPRETERS.has(name)) continue;
+    if (command.stdin !== undefined) reasons.push(`\`${command.text.trim()}\` hands ${name} a script through a heredoc or here-string`);
+    if (handsScript(command)) reasons.push(`\`${command.text.trim()}\` hands ${name} a script to run`);
+  }
+  return [...new Set(reasons)];
+}
+
+function handsScript(command: ShellCommand): boolean {
+  return command.words.slice(1).some((w) => /^-[a-zA-Z]*[ceE]$|^--(eval|command|exec)$|^-command$/i.test(w.value ?? w.raw));
+}
+
+/** VS Code's suggestions for the sub-commands no rule approved. */
+function ruleOffers(line: string, subCommands: readonly string[], results: readonly Match[]): ApprovalOffers {
+  const unapproved = subCommands.filter((_, i) => results[i]!.result !== 'approved');
+  const suggestions = new Set<string>();
+  for (const command of unapproved) {
+    const parts = command.trim().split(/\s+/);
+    const base = parts[0]!.toLowerCase();
+    if (NEVER_SUGGESTED.has(base)) continue;
+    if (!WITH_SUBCOMMAND.has(base)) {
+      suggestions.add(parts[0]!);
+      continue;
+    }
+    const sub = nextOperand(parts, 1);
+    if (sub === undefined) continue;
+    if (WITH_SUBSUBCOMMAND.has(`${parts[0]} ${parts[sub]}`.toLowerCase())) {
+      const subSub = nextOperand(parts, sub + 1);
+      if (subSub !== undefined) suggestions.add(parts.slice(0, subSub + 1).join(' '));
+    } else {
+      suggestions.add(parts.slice(0, sub + 1).join(' '));
+    }
+  }
+  const firstWord = unapproved[0]?.split(' ')[0] ?? '';
+  return { subCommands: [...suggestions], exactLine: firstWord !== line && !WITH_SUBCOMMAND.has(line) && !WITH_SUBSUBCOMMAND.has(line), allowAll: true };
+}
+
+function nextOperand(parts: readonly string[], from: number): number | undefined {
+  for (let i = from; i < parts.length; i++) if (!parts[i]!.startsWith('-')) return i;
+  return undefined;
+}

@@ -1,0 +1,46 @@
+/**
+ * VS Code's terminal rules for the per-command safety check: chat.tools.terminal.* and
+ * chat.tools.global.autoApprove read fresh for every command (with every scope of autoApprove, so
+ * `null` unsets and the default is VS Code's own), and an allow for the workspace or always stored
+ * where VS Code stores its own: chat.tools.terminal.autoApprove in the workspace or user settings.
+ */
+import * as vscode from 'vscode';
+import { SETTINGS_SECTION } from '../../../common/src/settings';
+import type { Grant } from '../core/checks/commandSafety/approvalChoices';
+import type { BlockFileWrites } from '../core/checks/commandSafety/fileWrites';
+import type { SafetySettings } from '../core/checks/commandSafety/decide';
+import { workspaceFolderPaths } from './stackWatcher';
+
+const BLOCK_WRITES: readonly BlockFileWrites[] = ['never', 'outsideWorkspace', 'all'];
+
+export function readSafetySettings(): SafetySettings {
+  const terminal = vscode.workspace.getConfiguration('chat.tools.terminal');
+  const autoApprove = terminal.inspect('autoApprove');
+  const blockWrites = terminal.get<string>('blockDetectedFileWrites');
+  return {
+    perCommandCheck: vscode.workspace.getConfiguration(SETTINGS_SECTION).get('safety.perCommandCheck') !== false,
+    enableAutoApprove: terminal.get('enableAutoApprove') !== false,
+    globalAutoApprove: vscode.workspace.getConfiguration('chat.tools.global').get('autoApprove') === true,
+    autoApprove: {
+      defaultValue: autoApprove?.defaultValue,
+      userValue: autoApprove?.globalValue,
+      workspaceValue: autoApprove?.workspaceValue,
+      workspaceFolderValue: autoApprove?.workspaceFolderValue,
+      deprecatedValue: vscode.workspace.getConfiguration('chat.agent.terminal').get('autoApprove'),
+    },
+    ignoreDefaultAutoApproveRules: terminal.get('ignoreDefaultAutoApproveRules') === true,
+    autoApproveWorkspaceNpmScripts: terminal.get('autoApproveWorkspaceNpmScripts') !== false,
+    blockDetectedFileWrites: BLOCK_WRITES.includes(blockWrites as BlockFileWrites) ? (blockWrites as BlockFileWrites) : 'outsideWorkspace',
+    workspaceFolders: workspaceFolderPaths(),
+  };
+}
+
+/** Adds an allow to chat.tools.terminal.autoApprove in the workspace or user settings, keeping what is there. */
+export async function keepAutoApproveRules(grant: Grant & { readonly scope: 'workspace' | 'user' }): Promise<void> {
+  if (!('entries' in grant)) return;
+  const terminal = vscode.workspace.getConfiguration('chat.tools.terminal');
+  const inspected = terminal.inspect<Record<string, unknown>>('autoApprove');
+  const current = (grant.scope === 'workspace' ? inspected?.workspaceValue : inspected?.globalValue) ?? {};
+  const target = grant.scope === 'workspace' ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+  await terminal.update('autoApprove', { ...current, ...grant.entries }, target);
+}
