@@ -14,11 +14,11 @@ export const runStatusGuide: Readonly<Record<RunStatus, string>> = {
   completed: 'done; see exitCode',
   waiting_for_input: 'asks for input (see prompt); answer with terminal_input',
   timeout: 'still running past your timeout; make nextCall',
-  running: 'still running (your client\'s time limit came first, background, or ready: see ready.urls); make nextCall',
-  already_running: 'the same command runs there already: nothing started (restart: true replaces it)',
+  running: 'still running (your client\'s limit came first, background, or ready: see ready.urls); make nextCall',
+  already_running: 'the same command runs already: nothing started (restart: true replaces it)',
   cancelled: 'call cancelled; the command keeps running',
   terminal_closed: 'terminal closed or its shell exited; terminal_run opens a new one',
-  watching: 'a test runner or build in watch mode finished a cycle (see watch) and keeps watching; after edits nextCall returns the next one',
+  watching: 'a watching test runner or build finished a cycle (see watch); after edits nextCall returns the next',
   not_approved: 'declined or unanswered by the user: nothing ran; do not retry',
 };
 

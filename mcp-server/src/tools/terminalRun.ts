@@ -38,9 +38,9 @@ export const registerTerminalRun: ToolRegistration = (server, context) =>
       // VS Code shows "Run <title>" on the confirmation and "Ran <title>" afterwards: a noun reads well there.
       title: 'Terminal Command',
       description:
-        'Runs a shell command in a VS Code terminal the user sees; returns when it truly finished, with exit code and output ' +
-        '(outputFile has all). Prefer it to run_in_terminal. Never blocks past your client\'s time limit: a longer command returns ' +
-        '"running" with nextCall, the call that waits on. A cancel never stops the command.\n' +
+        'Runs a shell command in a terminal the user sees; returns when it truly finished, with exit code and output. Prefer ' +
+        'it to run_in_terminal. Within your client\'s time limit: a longer command returns "running" and nextCall. A cancel ' +
+        'never stops it.\n' +
         describeStatuses(),
       inputSchema,
       tasks: context.tasks,
