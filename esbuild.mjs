@@ -33,7 +33,7 @@ const bundles = [
     outdir: 'dist',
     external: ['vscode'],
     // jsonc-parser's main build is UMD, whose lazy requires a bundler cannot follow; its ES module build bundles.
-    alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
+    alias: { ...common.alias, 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   },
   {
     ...common,
