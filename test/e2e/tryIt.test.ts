@@ -74,8 +74,10 @@ describe('Terminal Shepherd without an agent: Run a Command, a dev server, the w
     assert.match(text, /## Text content[\s\S]*```text\ncompleted · exit code 3 · .* · terminal "default" \(shell pid \d+, strategy \w+\)\n\$ printf[\s\S]*--- output ---\nhello shepherd\n```/);
     assert.deepEqual(structured.ledger, { runningTotal: 0, orphanedTotal: 0 }, 'the ledger summary a model gets');
     // The same run, as an MCP client asks about it: one pipeline, one result.
+    // The safety decision belongs to the call that typed the command, so only that call carries it.
+    assert.equal(structured.safety?.decision, 'approved', JSON.stringify(structured.safety));
     const { ledger: _a, ...state } = await win.run('terminal_state', { name: 'default' });
-    const { ledger: _b, ...shown } = structured;
+    const { ledger: _b, safety: _c, ...shown } = structured;
     assert.deepEqual(shown, state);
     await toast(page(), /exit code 3/).waitFor({ timeout: 10_000 });
     await page().mouse.move(700, 300);
