@@ -28,10 +28,7 @@ describe('Claude Code with a short MCP_TOOL_TIMEOUT: a command that outlives it 
   );
 
   const extensionLog = (): string =>
-    win.vscode
-      .logFiles()
-      .filter((f) => f.endsWith('Terminal Shepherd.log'))
-      .map((f) => readFileSync(f, 'utf8'))
+    win.vscode.extensionLogs()
       .join('\n');
 
   it('sleep 20 with an 8 s tool timeout: running before each cut, then completed with exit code 5', async () => {

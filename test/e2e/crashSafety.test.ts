@@ -9,21 +9,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ListProcessesResult } from '../../common/src/protocol';
 import { Random, newSeed } from '../soak/random';
+import { procStartTicks } from '../support/procStat';
 import { alive, flatten, ledgerEvents, openShepherdWindow, suiteWindow, waitFor } from '../support/shepherdE2e';
 
 const STARTS = 100;
 /** Our sleeps, told apart from anything else on the machine by their argument. */
 const FIRST_ARG = 7100;
-
-/** The start ticks of a live process (field 22 of /proc/PID/stat), or undefined when it is gone. */
-function startTicks(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
-}
 
 describe('crash at any instant: the extension host SIGKILLed at random points during 100 background starts', function () {
   this.timeout(1_200_000);
@@ -40,9 +31,8 @@ describe('crash at any instant: the extension host SIGKILLed at random points du
   /** What the windows' logs say they adopted from process-log.jsonl alone (their dead predecessor had not written its snapshot). */
   function knownOnlyFromLog(): number {
     return win.vscode
-      .logFiles()
-      .filter((f) => f.endsWith('Terminal Shepherd.log'))
-      .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/\((\d+) known only from process-log\.jsonl/g)].map((m) => Number(m[1])))
+      .extensionLogs()
+      .flatMap((text) => [...text.matchAll(/\((\d+) known only from process-log\.jsonl/g)].map((m) => Number(m[1])))
       .reduce((a, b) => a + b, 0);
   }
 
@@ -82,7 +72,7 @@ describe('crash at any instant: the extension host SIGKILLed at random points du
       for (const e of logged) {
         sleeps.add(e.pid);
         const ticks = (e as unknown as { startTime: string }).startTime.split('@')[0];
-        if (startTicks(e.pid) === ticks) living.set(e.pid, ticks!);
+        if (procStartTicks(e.pid) === ticks) living.set(e.pid, ticks!);
       }
       const listed = (await win.run('list_processes', {})) as unknown as ListProcessesResult;
       const orphans = new Set(flatten(listed.orphaned).map((p) => p.pid));

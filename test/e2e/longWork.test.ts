@@ -10,21 +10,12 @@ import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { TerminalRunResult } from '../../common/src/protocol';
 import { repoRoot, toolText } from '../support/mcpClient';
+import { procStartTicks as procStart } from '../support/procStat';
 import { alive, openShepherdWindow, suiteWindow, waitFor } from '../support/shepherdE2e';
 import { invokeThroughVsCode, startVsCodeMcpServer, type VsCodeToolNames } from '../support/vscodeMcp';
 
 /** The client's request timeout, and what the window is told of clients it does not know. */
 const CLIENT_TIMEOUT_MS = 30_000;
-
-/** A process as /proc has it: its start time (field 22 of stat) is its identity beside the pid. */
-function procStart(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
-}
 
 /** The `sleep` child of a shell, from /proc (not from the product). */
 function sleepUnder(shellPid: number): number | undefined {
@@ -86,10 +77,7 @@ describe("long work in a real VS Code: a client's deadline never kills a command
     });
 
     const extensionLog = (): string =>
-      win.vscode
-        .logFiles()
-        .filter((f) => f.endsWith('Terminal Shepherd.log'))
-        .map((f) => readFileSync(f, 'utf8'))
+      win.vscode.extensionLogs()
         .join('\n');
 
     it('a 90 s command runs as an MCP task: its result arrives when it ends, with its exit code, never interrupted', async () => {

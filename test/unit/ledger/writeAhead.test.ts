@@ -8,11 +8,9 @@ import assert from 'node:assert/strict';
 import type { ActiveEntry, LedgerEvent, OwnerIdentity } from '../../../extension/src/core/ledger/formats';
 import { LedgerStore } from '../../../extension/src/core/ledger/ledgerStore';
 import { unsnapshotted } from '../../../extension/src/core/ledger/logReconcile';
-import { createProcessMonitor } from '../../../extension/src/core/processes';
-import type { ProcessInfo } from '../../../extension/src/core/processes/types';
 import { describeWhere } from '../../support/skips';
-import { ProcessJanitor, TempDirs, waitFor } from './helpers';
-import { makeTracker, runInShell, type TrackerFixture } from './trackerSupport';
+import { waitFor } from './helpers';
+import { makeTracker, realProcessSuite, runInShell } from './trackerSupport';
 
 const ts = '2026-11-25T10:00:00.000Z';
 const ev = (event: LedgerEvent['event'], sessionId: string, pid: number, extra: Partial<LedgerEvent> = {}): LedgerEvent => ({
@@ -75,21 +73,7 @@ describe('the process log replayed at startup (pure)', () => {
 
 describeWhere(process.platform === 'linux', 'needs Linux /proc')('a window that dies before its snapshot (real /proc)', function () {
   this.timeout(30_000);
-  const monitor = createProcessMonitor('linux');
-  const janitor = new ProcessJanitor();
-  const dirs = new TempDirs();
-  const fixtures: TrackerFixture[] = [];
-
-  afterEach(async () => {
-    await Promise.all(fixtures.splice(0).map((f) => f.tracker.dispose()));
-    janitor.cleanup();
-    dirs.cleanup();
-  });
-  after(() => monitor.dispose());
-
-  async function infoOf(pid: number): Promise<ProcessInfo> {
-    return waitFor(`pid ${pid} in the table`, async () => (await monitor.listAll()).find((p) => p.pid === pid));
-  }
+  const { monitor, janitor, dirs, fixtures, infoOf } = realProcessSuite();
 
   /** A store whose snapshots never reach the disk: the window dies within the second before each. */
   class DiesBeforeItsSnapshot extends LedgerStore {

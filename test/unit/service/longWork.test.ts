@@ -12,15 +12,14 @@ import path from 'node:path';
 import type { CallMeta } from '../../../extension/src/core/service/callDeadline';
 import type { Disposable } from '../../../extension/src/core/events';
 import { attachToTerminalService } from '../../../extension/src/core/ledger';
-import { OutputCapture } from '../../../extension/src/core/output/outputCapture';
 import { DevServers } from '../../../extension/src/core/servers/devServers';
 import { defaultSettings, type ShepherdSettings } from '../../../extension/src/core/settings';
-import { TerminalService, type AbandonedRun } from '../../../extension/src/core/service/terminalService';
-import { integrationFilesProvider } from '../../../extension/src/core/terminals/integration/integrationFiles';
+import { type TerminalService, type AbandonedRun } from '../../../extension/src/core/service/terminalService';
 import { FakeProcessMonitor } from '../ledger/fakeProcessMonitor';
 import { collectingLogger, TempDirs, type CollectingLogger } from '../ledger/helpers';
 import { makeTracker, type TrackerFixture } from '../ledger/trackerSupport';
-import { FakeTerminalHost, SHELL_SCRIPTS, ScriptedProbe } from '../terminals/fakeTerminalHost';
+import { FakeTerminalHost } from '../terminals/fakeTerminalHost';
+import { fakeTerminalService } from './serviceSupport';
 
 const recorded = (name: string): string => readFileSync(path.resolve(__dirname, '..', '..', 'fixtures', 'watchers', name), 'utf8').replace(/\n/g, '\r\n');
 const waitNext = { tool: 'terminal_state', arguments: { name: 'default', wait: true } };
@@ -47,17 +46,7 @@ describe('long work through the terminal service: deadlines, cancels, watchers',
     ledger = makeTracker(monitor, dirs.make('long-work-ledger-'));
     await ledger.tracker.start();
     logger = collectingLogger();
-    service = new TerminalService({
-      host,
-      settings: () => settings,
-      createOutput: () => new OutputCapture({ limitChars: settings.outputLimitChars }),
-      probeShell: new ScriptedProbe().probeShell,
-      workspaceFolder: () => '/w',
-      integrationFiles: integrationFilesProvider(SHELL_SCRIPTS, dirs.make('long-work-private-')),
-      logger,
-      isTrusted: () => true,
-      servers: new DevServers({ ledger: ledger.tracker, monitor, logger }),
-    });
+    service = fakeTerminalService(host, () => settings, dirs, { logger, servers: new DevServers({ ledger: ledger.tracker, monitor, logger }) });
     attachment = attachToTerminalService(ledger.tracker, service, logger);
   }
 
