@@ -38,6 +38,7 @@ import { watchStacks, workspaceFolderPaths } from './vscode/stackWatcher';
 import { keepAutoApproveRules, readSafetySettings } from './vscode/terminalRules';
 import { VsCodeTerminalHost } from './vscode/terminalHost';
 import { announceOrphans, registerProcessUi } from './vscode/ui';
+import { RUN_COMMAND_CLIENT } from './vscode/ui/ids';
 import { showFailure, showPartialFailure } from './vscode/ui/userFeedback';
 import { firstWorkspaceFolder, isWorkspaceTrusted } from './vscode/workspace';
 
@@ -147,7 +148,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
         connect: () =>
           connectInProcess(
             { version, logger: log, target, env: { [OVERRIDE_ENV]: String(limits.maxTimeoutMs) }, ...(workspaceFolder ? { workspaceFolder } : {}) },
-            { name: 'terminal-shepherd-run-command', version },
+            { name: RUN_COMMAND_CLIENT, version },
           ),
       }),
       registerConnectClient({ logger: showLog, version, workspaceFolder, globalStorage: context.globalStorageUri.fsPath }),

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { Disposable } from '../../core/events';
 import type { AbandonedRun } from '../../core/service/terminalService';
 import type { ProcessUiDependencies } from './dependencies';
+import { RUN_COMMAND_CLIENT } from './ids';
 import { guarded, inBackground } from './userFeedback';
 
 const STOP = 'Stop It';
@@ -16,7 +17,8 @@ export function announceStoppedWaiting(deps: ProcessUiDependencies): Disposable 
   const told = new Set<number>();
   return deps.terminals.onDidAbandonRun(
     guarded(deps, 'telling about a command no call waits on', (run: AbandonedRun) => {
-      if (told.has(run.runId)) return;
+      // Run a Command stops what its person cancels: nobody is left to tell.
+      if (told.has(run.runId) || run.client === RUN_COMMAND_CLIENT) return;
       told.add(run.runId);
       const message =
         `The agent stopped waiting for \`${run.command}\`, which keeps running in terminal "${run.terminal}" ` +
