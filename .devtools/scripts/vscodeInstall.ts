@@ -357,7 +357,7 @@ function pidAlive(pid: number): boolean {
   }
 }
 
-/** A lock directory (mkdir is atomic) holding the owner's pid; a lock whose owner died is taken over. */
+/** A lock directory (mkdir is atomic) holding the owner's pid; a lock whose owner died is taken over. Also used for the npm fixtures cached beside code-server. */
 export async function withLock<T>(lockDir: string, timeoutMs: number, log: (m: string) => void, fn: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let said = false;

@@ -66,6 +66,22 @@ export const settingsTable = {
     markdownDescription:
       'How long a `terminal_run` call waits, in milliseconds, when the caller gives no `timeout`. On timeout the command keeps running and stays reachable through `terminal_state`.',
   },
+  'run.clientTimeoutMs': {
+    type: 'number',
+    default: 60_000,
+    minimum: 2000,
+    maximum: 3_600_000,
+    scope: 'window',
+    markdownDescription:
+      'How long an MCP client that Terminal Shepherd does not know lets a tool call run before it gives up, in milliseconds (the MCP SDK\'s default request timeout is 60000). A call returns status `running` (with the output so far and the exact call that waits on) a little before this, so the client never cuts it; the command keeps running either way. Known clients (VS Code, Claude Code, Claude Desktop, Codex, Gemini CLI) use their own figure, and MCP tasks have no deadline.',
+  },
+  'run.cancelInterrupts': {
+    type: 'boolean',
+    default: false,
+    scope: 'window',
+    markdownDescription:
+      'When an MCP client cancels a call (the person pressed Stop, or the client gave up), also send Ctrl+C to the command. Off (default): a cancel stops the waiting, never the command; it keeps running in its terminal, and stopping it is an explicit act (`terminal_input` with Ctrl+C, `kill_process`, or you in the terminal).',
+  },
   'output.limitChars': {
     type: 'number',
     default: 16_000,

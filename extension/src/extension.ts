@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { ExtensionContext } from 'vscode';
 import { DEVTOOLS_DIR } from '../../common/src/bridgeDiscovery';
 import { filterLogger } from '../../common/src/logger';
-import { PROTOCOL_VERSION } from '../../common/src/protocol';
+import { PROTOCOL_VERSION, limits } from '../../common/src/protocol';
 import { publishBridgeFile, type BridgeFilePublisher } from './bridge/bridgeFile';
 import { startBridgeServer, type BridgeServer } from './bridge/bridgeServer';
 import { createBridgeHandlers } from './bridge/handlers';
@@ -25,6 +25,7 @@ import { integrationFilesProvider } from './core/terminals/integration/integrati
 import { TerminalService } from './core/service/terminalService';
 import { publishToUserHome } from './core/clients/userHome';
 import { shepherdHome } from '../../common/src/shepherdHome';
+import { OVERRIDE_ENV } from '../../mcp-server/src/clientDeadlines';
 import { connectInProcess } from '../../mcp-server/src/inProcess';
 import { registerConnectClient } from './vscode/connectClient';
 import { registerRunCommand } from './vscode/runCommand';
@@ -37,6 +38,7 @@ import { watchStacks, workspaceFolderPaths } from './vscode/stackWatcher';
 import { keepAutoApproveRules, readSafetySettings } from './vscode/terminalRules';
 import { VsCodeTerminalHost } from './vscode/terminalHost';
 import { announceOrphans, registerProcessUi } from './vscode/ui';
+import { RUN_COMMAND_CLIENT } from './vscode/ui/ids';
 import { showFailure, showPartialFailure } from './vscode/ui/userFeedback';
 import { firstWorkspaceFolder, isWorkspaceTrusted } from './vscode/workspace';
 
@@ -140,7 +142,15 @@ export async function activate(context: ExtensionContext): Promise<void> {
       logger: log,
     });
     context.subscriptions.push(
-      registerRunCommand({ logger: showLog, connect: () => connectInProcess({ version, logger: log, target, ...(workspaceFolder ? { workspaceFolder } : {}) }, { name: 'terminal-shepherd-run-command', version }) }),
+      registerRunCommand({
+        logger: showLog,
+        // A person waits as long as the run does: no client deadline short of the longest call.
+        connect: () =>
+          connectInProcess(
+            { version, logger: log, target, env: { [OVERRIDE_ENV]: String(limits.maxTimeoutMs) }, ...(workspaceFolder ? { workspaceFolder } : {}) },
+            { name: RUN_COMMAND_CLIENT, version },
+          ),
+      }),
       registerConnectClient({ logger: showLog, version, workspaceFolder, globalStorage: context.globalStorageUri.fsPath }),
       registerMcpServerProvider({
         serverScript,

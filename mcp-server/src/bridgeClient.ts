@@ -70,6 +70,8 @@ export interface BridgeClientOptions {
 export interface RequestOptions {
   readonly signal?: AbortSignal;
   readonly onProgress?: (update: ProgressNotification) => void;
+  /** What the window learns about the call besides its params: the client, its deadline, an MCP task. */
+  readonly meta?: Omit<RequestMeta, 'progressId' | 'elicitId'>;
   /** The MCP client can ask the person (elicitation): the extension's questions for this request come here. */
   readonly onApprovalAsk?: (question: ApprovalAskParams, signal: AbortSignal) => Promise<ApprovalAskResult>;
 }
@@ -117,7 +119,7 @@ export class BridgeClient {
     }
     // Positional params [params, meta]: progress and elicitation are asked for beside the params,
     // never inside them (every method's params are strict).
-    const meta: RequestMeta = { ...(progressId ? { progressId } : {}), ...(elicitId ? { elicitId } : {}) };
+    const meta: RequestMeta = { ...options.meta, ...(progressId ? { progressId } : {}), ...(elicitId ? { elicitId } : {}) };
     try {
       const raw = await new Promise<unknown>((resolve, reject) => {
         const onClose = (): void => reject(new BridgeError(BridgeErrorCode.ConnectionLost, CONNECTION_LOST));

@@ -16,10 +16,18 @@ export function renderRunResult(result: TerminalRunResult): string {
   if (result.status === 'waiting_for_input') lines.push(`Prompt: ${quote(result.prompt ?? '')}`);
   if (result.ready && result.ready.urls.length > 0) lines.push(`URLs: ${result.ready.urls.join(', ')}`);
   if (result.server && result.server.urls.length > 0) lines.push(`URLs: ${result.server.urls.join(', ')}`);
+  if (result.watch) lines.push(`Watching (${result.watch.tool}, cycle ${result.watch.cycle}): ${result.watch.summary.join(' · ') || 'no summary line'}`);
   if (result.message) lines.push(result.message);
+  if (result.nextCall) lines.push(`Next call: ${result.nextCall.tool} ${JSON.stringify(result.nextCall.arguments)}`);
   if (result.truncated) lines.push(`Output truncated (head and tail kept); the full output is in ${result.outputFile ?? 'the log file'}.`);
+  else if (result.outputFile) lines.push(`Its output is also written to ${result.outputFile} while it runs.`);
   lines.push('--- output ---');
   lines.push(result.output.length > 0 ? result.output : '(no output)');
+  if (result.previous) {
+    const p = result.previous;
+    lines.push(`--- previous command \`${p.command}\`: ${p.status}${p.exitCode !== undefined ? `, exit code ${p.exitCode}` : ''}, ${formatDuration(p.durationMs)} (last lines) ---`);
+    lines.push(p.output.length > 0 ? p.output : '(no output)');
+  }
   return lines.join('\n');
 }
 

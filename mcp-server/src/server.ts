@@ -5,6 +5,8 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Logger } from '../../common/src/logger';
 import { BridgeClient, type BridgeClientOptions, type BridgeTarget } from './bridgeClient';
+import { knownDeadline } from './clientDeadlines';
+import { RunTaskStore } from './runTasks';
 import type { ToolRegistration } from './toolSupport';
 import { registerKillOrphans } from './tools/killOrphans';
 import { registerKillProcess } from './tools/killProcess';
@@ -33,15 +35,20 @@ export interface ServerOptions {
   readonly logger: Logger;
   readonly target?: BridgeTarget;
   readonly workspaceFolder?: string;
+  /** Where client deadlines are read from (MCP_TOOL_TIMEOUT, ...); default process.env. */
+  readonly env?: NodeJS.ProcessEnv;
   /** How the window is found besides (see windowDiscovery.ts). */
   readonly discovery?: Pick<BridgeClientOptions, 'searchParents' | 'shepherdRoot' | 'ancestors'>;
 }
 
 export function createServer(options: ServerOptions): { server: McpServer; dispose: () => Promise<void> } {
+  const tasks = new RunTaskStore({ logger: options.logger });
   const server = new McpServer(
     { name: SERVER_NAME, title: 'Terminal Shepherd', version: options.version },
     {
-      capabilities: { tools: {} },
+      // tasks.requests.tools.call: a long terminal_run can run as an MCP task (runTasks.ts).
+      capabilities: { tools: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
+      taskStore: tasks,
       instructions:
         'Run shell commands in real VS Code terminals with terminal_run: it returns when the command has truly finished, with its output and exit code ' +
         '(prefer it to run_in_terminal when the exit code, the whole output, answering prompts or tracking what a command started matters). ' +
@@ -58,13 +65,21 @@ export function createServer(options: ServerOptions): { server: McpServer; dispo
     ...(options.workspaceFolder ? { workspaceFolder: options.workspaceFolder } : {}),
     ...options.discovery,
   });
-  const context = { bridge, logger: options.logger, canElicit: () => server.server.getClientCapabilities()?.elicitation !== undefined };
+  const env = options.env ?? process.env;
+  const client = () => {
+    const info = server.server.getClientVersion();
+    const deadline = knownDeadline(info, env);
+    return { ...(info ? { info: { name: info.name, version: info.version } } : {}), ...(deadline ? { deadline } : {}) };
+  };
+  const canElicit = (): boolean => server.server.getClientCapabilities()?.elicitation !== undefined;
+  const context = { bridge, logger: options.logger, canElicit, client, tasks };
   for (const register of tools) {
     register(server, context);
   }
   return {
     server,
     dispose: async () => {
+      tasks.dispose();
       bridge.dispose();
       await server.close();
     },

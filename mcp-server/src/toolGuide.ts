@@ -12,12 +12,13 @@ export const MAX_DESCRIPTION_CHARS = 1000;
 /** Per status: its meaning and the next call, one short line each in a tool description. */
 export const runStatusGuide: Readonly<Record<RunStatus, string>> = {
   completed: 'done; see exitCode',
-  waiting_for_input: 'it asks for input (see prompt); answer with terminal_input',
-  timeout: 'still running; terminal_state with wait: true waits more, terminal_input "\\u0003" stops it',
-  running: 'runs in the background, or is ready (waitMode "ready": see ready.urls); terminal_state reports on it',
-  already_running: 'the same command runs there already: nothing started (see its URLs; restart: true replaces it)',
-  cancelled: 'the call was cancelled; Ctrl+C was sent',
-  terminal_closed: 'the terminal was closed or its shell exited; terminal_run opens a new one',
+  waiting_for_input: 'asks for input (see prompt); answer with terminal_input',
+  timeout: 'still running past your timeout; make nextCall',
+  running: 'still running (your client\'s limit came first, background, or ready: see ready.urls); make nextCall',
+  already_running: 'the same command runs already: nothing started (restart: true replaces it)',
+  cancelled: 'call cancelled; the command keeps running',
+  terminal_closed: 'terminal closed or its shell exited; terminal_run opens a new one',
+  watching: 'a watching test runner or build finished a cycle (see watch); after edits nextCall returns the next',
   not_approved: 'declined or unanswered by the user: nothing ran; do not retry',
 };
 

@@ -7,10 +7,12 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Logger } from '../../common/src/logger';
-import { BridgeErrorCode, limits, methods, type ApprovalAskParams, type MethodKey, type ParamsOf, type ResultOf } from '../../common/src/protocol';
+import { BridgeErrorCode, limits, methods, type ApprovalAskParams, type MethodKey, type ParamsOf, type ProgressNotification, type ResultOf } from '../../common/src/protocol';
 import type { z } from 'zod';
 import { BridgeError, type BridgeClient } from './bridgeClient';
+import type { ClientInfo, KnownDeadline } from './clientDeadlines';
 import { askThroughElicitation } from './elicitation';
+import type { RunTaskStore } from './runTasks';
 import { ledgerReminderSchema, renderReminder, toReminder, type LedgerReminder } from './ledgerReminder';
 
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -20,6 +22,16 @@ export interface ToolContext {
   readonly logger: Logger;
   /** The MCP client declared elicitation: the person can be asked in its own UI. */
   readonly canElicit: () => boolean;
+  /** The connected client as it named itself at initialize, and its deadline when the server knows it. */
+  readonly client: () => { readonly info?: ClientInfo; readonly deadline?: KnownDeadline };
+  /** Where terminal_run's MCP tasks live (the server declares tasks for tools/call). */
+  readonly tasks?: RunTaskStore;
+}
+
+/** A call made for an MCP task: no deadline; its progress goes to the task's status, its end to the task. */
+export interface TaskCall {
+  readonly signal: AbortSignal;
+  readonly onProgress: (update: Omit<ProgressNotification, 'progressId'>) => void;
 }
 
 /** How the tools that wait describe their default wait (the number comes from the settings table). */
@@ -28,31 +40,43 @@ export const defaultTimeoutNote = `Default: the terminalShepherd.run.defaultTime
 /** One tool per file registers itself through this signature. */
 export type ToolRegistration = (server: McpServer, context: ToolContext) => void;
 
-/** Calls the bridge for a tool, relaying progress notifications when the client asked for them. */
+/**
+ * Calls the bridge for a tool with what the window needs to know of the client (its name and
+ * deadline, or that the call is an MCP task), relaying progress notifications when the client
+ * asked for them.
+ */
 export async function callBridge<K extends Exclude<MethodKey, 'hello'>>(
   context: ToolContext,
   key: K,
   params: ParamsOf<K>,
   extra: ToolExtra,
   progressTotalMs?: number,
+  task?: TaskCall,
 ): Promise<ResultOf<K>> {
   const progressToken = extra._meta?.progressToken;
-  context.logger.debug(`${methods[key].name}${progressToken === undefined ? '' : ' (the client asked for progress)'}`);
+  const { info, deadline } = context.client();
+  context.logger.debug(`${methods[key].name}${task ? ' (an MCP task)' : progressToken === undefined ? '' : ' (the client asked for progress)'}`);
   const onProgress =
-    progressToken === undefined
+    task?.onProgress ??
+    (progressToken === undefined
       ? undefined
       : (update: { elapsedMs: number; outputChars: number; lastLine?: string }): void => {
-          const seconds = Math.round(update.elapsedMs / 100) / 10;
-          const message = update.lastLine ? `${seconds}s: ${update.lastLine}` : `${seconds}s, no output yet`;
           void extra
             .sendNotification({
               method: 'notifications/progress',
-              params: { progressToken, progress: update.elapsedMs, ...(progressTotalMs ? { total: progressTotalMs } : {}), message },
+              params: { progressToken, progress: update.elapsedMs, ...(progressTotalMs ? { total: progressTotalMs } : {}), message: progressMessage(update) },
             })
             .catch((error: unknown) => context.logger.debug('progress notification failed', error));
-        };
+        });
+  const meta = { ...(info ? { client: { name: info.name.slice(0, 200), version: info.version.slice(0, 100) } } : {}), ...(task ? { task: true } : deadline) };
   const onApprovalAsk = context.canElicit() ? (question: ApprovalAskParams, signal: AbortSignal) => askThroughElicitation(extra, question, signal) : undefined;
-  return context.bridge.request(key, params, { signal: extra.signal, ...(onProgress ? { onProgress } : {}), ...(onApprovalAsk ? { onApprovalAsk } : {}) });
+  return context.bridge.request(key, params, { signal: task?.signal ?? extra.signal, meta, ...(onProgress ? { onProgress } : {}), ...(onApprovalAsk ? { onApprovalAsk } : {}) });
+}
+
+/** "12.3s: the last line" for a progress notification or a task's status. */
+export function progressMessage(update: { elapsedMs: number; lastLine?: string }): string {
+  const seconds = Math.round(update.elapsedMs / 100) / 10;
+  return update.lastLine ? `${seconds}s: ${update.lastLine}` : `${seconds}s, no output yet`;
 }
 
 /** Adds the ledger reminder to a tool's output schema (every response carries it). */

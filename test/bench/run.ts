@@ -1,13 +1,14 @@
 /**
  * `npm run bench`: every benchmark, figures printed (never asserted), ratios measured in one run.
  *   npm run bench                 all
- *   npm run bench -- chain        only the real-chain benchmark (also: strategies, copilot, ready, servers, output, process, ledger, safety, questions)
+ *   npm run bench -- chain        only the real-chain benchmark (also: strategies, copilot, ready, long, servers, output, process, ledger, safety, questions)
  */
 import { cpus, loadavg } from 'node:os';
 import { runChainBench } from './chainBench';
 import { runCopilotBench, type SideBySideTool } from './copilotBench';
 import { runDevServerLocalBench, runReadyChainBench } from './devServerBench';
 import { runLedgerBench } from './ledgerBench';
+import { runLongWorkBench } from './longWorkBench';
 import { runOutputBench } from './outputBench';
 import { runProcessBench } from './processBench';
 import { AGENT_SESSION, runSafetyChatBench, runSafetyLocalBench, type QuestionCount } from './safetyBench';
@@ -91,6 +92,21 @@ async function main(): Promise<void> {
     console.log(`Dev servers, real chain: terminal_run waitMode "ready", ${r.runs} servers each (bind after 300-600 ms)`);
     line('port answering -> tool returned, URL printed (goal p50 <= 100)', dist(r.printsUrl));
     line('port answering -> tool returned, no URL printed (+catch-up)', dist(r.printsNoUrl));
+    console.log();
+    await new Promise((resolve) => setTimeout(resolve, 10_000)); // let the stopped VS Code exit first
+  }
+
+  if (wants('long')) {
+    const l = await runLongWorkBench();
+    console.log(`Long work, real chain: watchers, the deadline-aware path, MCP tasks, ${l.runs} runs each`);
+    line('watcher: summary printed -> `watching` returned (goal p50 <= 200)', dist(l.watcherReturn));
+    line('terminal_run `true`, deadline-aware call', dist(l.direct));
+    line('terminal_run `true`, as an MCP task (done in its first reply)', dist(l.task));
+    line('ratio deadline-aware / task (p50)', (l.direct.p50 / l.task.p50).toFixed(2));
+    line(`client cuts at ${l.deadlineMs / 1000} s: budget ${l.budgetMs / 1000} s, running reached it after`, `budget + ${ms(l.overshoot.p50)} p50, + ${ms(l.overshoot.p95)} p95`);
+    line(`calls for a ${l.build.seconds} s build, following nextCall (goal ${l.build.goal})`, `${l.build.calls} (exit code ${l.build.exitCode})`);
+    const rule = (deadlineMs: number): number => Math.ceil(600_000 / (deadlineMs - Math.min(15_000, Math.max(1000, deadlineMs / 10))));
+    line('10-minute build by the same rule: 60 s client / VS Code 5 min / task', `${rule(60_000)} / ${rule(300_000)} / 1 calls`);
     console.log();
     await new Promise((resolve) => setTimeout(resolve, 10_000)); // let the stopped VS Code exit first
   }

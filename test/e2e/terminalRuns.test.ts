@@ -145,17 +145,31 @@ describe('terminal runs in a real VS Code (MCP client -> MCP server -> bridge ->
     assert.match(toolText(unknown), /^TerminalNotFound: No terminal named "nobody"/);
   });
 
-  it('cancellation by the MCP client sends Ctrl+C to the terminal', async () => {
-    const abort = new AbortController();
-    const call = win.call('terminal_run', { command: 'sleep 60', name: 'cancel' }, { signal: abort.signal });
+  it('cancellation by the MCP client stops the waiting, not the command; Ctrl+C is explicit (or opt-in)', async () => {
+    const cancelled = async (name: string): Promise<void> => {
+      const abort = new AbortController();
+      const call = win.call('terminal_run', { command: 'sleep 60', name }, { signal: abort.signal });
+      await new Promise((res) => setTimeout(res, 1000));
+      abort.abort();
+      await assert.rejects(call);
+    };
+    await cancelled('cancel');
     await new Promise((res) => setTimeout(res, 1000));
-    abort.abort();
-    await assert.rejects(call);
-    const state = await waitFor('the cancelled command to end', 10_000, async () => {
-      const s = await win.run('terminal_state', { name: 'cancel' });
-      return s.status === 'completed' ? s : undefined;
-    });
-    assert.equal(state.exitCode, 130);
+    assert.equal((await win.run('terminal_state', { name: 'cancel' })).status, 'running', 'the command goes on');
+    const stopped = await win.run('terminal_input', { name: 'cancel', text: '\u0003' });
+    assert.deepEqual([stopped.status, stopped.exitCode], ['completed', 130]);
+    // Opt-in: terminalShepherd.run.cancelInterrupts sends Ctrl+C with the cancel.
+    await win.vscode.driver.evaluate(`await vscode.workspace.getConfiguration('terminalShepherd').update('run.cancelInterrupts', true, vscode.ConfigurationTarget.Global);`);
+    try {
+      await cancelled('cancel-opt-in');
+      const state = await waitFor('the cancelled command to end', 10_000, async () => {
+        const s = await win.run('terminal_state', { name: 'cancel-opt-in' });
+        return s.status === 'completed' ? s : undefined;
+      });
+      assert.equal(state.exitCode, 130);
+    } finally {
+      await win.vscode.driver.evaluate(`await vscode.workspace.getConfiguration('terminalShepherd').update('run.cancelInterrupts', undefined, vscode.ConfigurationTarget.Global);`);
+    }
   });
 
   it('a terminal the user closes mid-run: the status says so', async () => {

@@ -74,15 +74,17 @@ describe('Terminal Shepherd without an agent: Run a Command, a dev server, the w
     assert.match(text, /## Text content[\s\S]*```text\ncompleted · exit code 3 · .* · terminal "default" \(shell pid \d+, strategy \w+\)\n\$ printf[\s\S]*--- output ---\nhello shepherd\n```/);
     assert.deepEqual(structured.ledger, { runningTotal: 0, orphanedTotal: 0 }, 'the ledger summary a model gets');
     // The same run, as an MCP client asks about it: one pipeline, one result.
+    // The safety decision belongs to the call that typed the command, so only that call carries it.
+    assert.equal(structured.safety?.decision, 'approved', JSON.stringify(structured.safety));
     const { ledger: _a, ...state } = await win.run('terminal_state', { name: 'default' });
-    const { ledger: _b, ...shown } = structured;
+    const { ledger: _b, safety: _c, ...shown } = structured;
     assert.deepEqual(shown, state);
     await toast(page(), /exit code 3/).waitFor({ timeout: 10_000 });
     await page().mouse.move(700, 300);
     await win.vscode.screenshot(walkthroughPicture('run-command.png'));
   });
 
-  it('Cancel on the progress notification sends Ctrl+C: the process is gone and terminal_state reports exit code 130', async () => {
+  it("Cancel on the progress notification is the person's stop: Ctrl+C through terminal_input, the process is gone, terminal_state reports exit code 130, no 'stopped waiting' notice", async () => {
     await clean();
     await runTyped(page(), 'sleep 41');
     const sleeper = await waitFor('sleep 41 to run', 15_000, async () => {
@@ -92,9 +94,11 @@ describe('Terminal Shepherd without an agent: Run a Command, a dev server, the w
     await toast(page(), 'Terminal Shepherd: sleep 41').locator('.monaco-button', { hasText: 'Cancel' }).click({ timeout: 10_000 });
     // The call answers nothing once cancelled; the document shows what terminal_state reports next.
     const after = await lastResult(win, 'terminal_state after the cancel', (d) => d.text.startsWith('# terminal_state'));
-    assert.match(after.text, /^# terminal_state \{"name":"default","wait":true,"timeout":10000\}\n\nYou cancelled terminal_run \{"command":"sleep 41"\}: the call ended without a result/);
+    assert.match(after.text, /^# terminal_state \{"name":"default","wait":true,"timeout":10000\}\n\nYou cancelled terminal_run \{"command":"sleep 41"\}: the call ended without a result, .*, and Run a Command then stopped it with terminal_input "\\u0003"\. /);
     assert.deepEqual({ command: after.structured.command, exitCode: after.structured.exitCode }, { command: 'sleep 41', exitCode: 130 });
     await waitFor('sleep 41 to be gone', 10_000, () => !alive(sleeper));
+    // The notice that an agent stopped waiting is for commands that go on; this one was stopped.
+    assert.equal(await toast(page(), /stopped waiting/).count(), 0, 'no stopped-waiting notification');
   });
 
   it("a walkthrough link starts a command in the background; the Processes view shows it under its terminal", async () => {

@@ -3,7 +3,6 @@
 // over stdio with and without a progress token. terminal_list, list_processes and kill_orphans
 // failed through VS Code's client before (`Unrecognized key: "progressId"`, issue 10).
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { toolText } from '../support/mcpClient';
@@ -75,10 +74,7 @@ describe("every tool through VS Code's own MCP client (vscode.lm.invokeTool) and
 
   it('every call VS Code made carried a progress token, and it reached the window beside the params', async () => {
     const log = await waitFor("the extension's log", 10_000, () =>
-      win.vscode
-        .logFiles()
-        .filter((f) => f.endsWith('Terminal Shepherd.log'))
-        .map((f) => readFileSync(f, 'utf8'))
+      win.vscode.extensionLogs()
         .find((t) => /bridge: process\/killOrphans/.test(t)),
     );
     // Up to the first stdio call (the tests above went through VS Code only).

@@ -24,15 +24,18 @@ export interface InMemoryMcpSession {
   close(): Promise<void>;
 }
 
-export interface InMemoryOptions extends Pick<ServerOptions, 'workspaceFolder' | 'target'> {
+export interface InMemoryOptions extends Pick<ServerOptions, 'workspaceFolder' | 'target' | 'env'> {
   /** The client declares elicitation and answers each request so (as VS Code's client does). */
   readonly elicit?: ElicitHandler;
+  /** The client's name and version at initialize (default TEST_CLIENT_INFO). */
+  readonly clientInfo?: { name: string; version: string };
 }
 
 export async function connectInMemory(options: InMemoryOptions): Promise<InMemoryMcpSession> {
   let log = '';
   const logger = createStreamLogger((line) => (log += line), { level: 'debug' });
-  const { elicit, ...serverOptions } = options;
-  const session = await connectInProcess({ version: IN_MEMORY_SERVER_VERSION, logger, ...serverOptions }, TEST_CLIENT_INFO, elicit);
+  const { elicit, clientInfo, ...serverOptions } = options;
+  // The test process's environment is no client's: deadlines come from what each test gives.
+  const session = await connectInProcess({ version: IN_MEMORY_SERVER_VERSION, logger, env: {}, ...serverOptions }, clientInfo ?? TEST_CLIENT_INFO, elicit);
   return { ...session, log: () => log };
 }

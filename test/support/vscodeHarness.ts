@@ -19,6 +19,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { ensureVsCode, findRepoRoot, tail, type VsCodeInstall } from '../../.devtools/scripts/vscodeInstall';
+import { procAlive as alive, procStatFields } from './procStat';
+
+/** Whether pid is a live process (a zombie counts as dead). */
+export { alive };
 
 export const DRIVER_EXTENSION_DIR = path.join(findRepoRoot(), 'test', 'support', 'driverExtension');
 /** Chromium flags for this machine's closed network (see real-vscode.md). */
@@ -257,10 +261,8 @@ export function listProcesses(runId?: string): ProcessInfo[] {
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const pid = Number(entry);
-    const stat = readProc(pid, 'stat');
-    if (!stat) continue;
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (fields[0] === 'Z') continue; // zombies are dead already
+    const fields = procStatFields(pid);
+    if (!fields || fields[0] === 'Z') continue; // zombies are dead already
     if (marker) {
       const environ = readProc(pid, 'environ');
       if (!environ || !(environ + '\0').includes(marker)) continue;
@@ -287,11 +289,6 @@ export function launchProcesses(runId: string, rootPid?: number): ProcessInfo[] 
   return all.filter((p) => marked.has(p.pid) && p.pid !== process.pid);
 }
 
-/** Whether pid is a live process (a zombie counts as dead: it only waits for its parent to reap it). */
-export function alive(pid: number): boolean {
-  const stat = readProc(pid, 'stat');
-  return !!stat && stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-}
 
 function signal(pid: number, sig: NodeJS.Signals): void {
   try {
@@ -760,6 +757,13 @@ export class VsCode {
       `--- browser console errors (last 15; network errors to open-vsx.org are expected offline) ---`,
       errors.slice(-15).map((l) => l.split('\n')[0]).join('\n'),
     ].join('\n');
+  }
+
+  /** The text of every Terminal Shepherd log the extension wrote in this launch (one per window session). */
+  extensionLogs(): string[] {
+    return this.logFiles()
+      .filter((f) => f.endsWith('Terminal Shepherd.log'))
+      .map((f) => fs.readFileSync(f, 'utf8'));
   }
 
   /** Log files VS Code wrote (extension host, pty host, server) under the user-data-dir. */

@@ -44,13 +44,28 @@ export interface VsCodeInvocation {
  * person would (a tool that is not read-only asks first; one with openWorldHint may also ask to
  * review its result), until the call returns.
  */
-export async function invokeThroughVsCode(win: ShepherdWindow, toolName: string, input: Record<string, unknown>, timeoutMs = 120_000): Promise<VsCodeInvocation> {
+export async function invokeThroughVsCode(
+  win: ShepherdWindow,
+  toolName: string,
+  input: Record<string, unknown>,
+  timeoutMs = 120_000,
+  options: { /** Cancels the call's token after this long, as the Stop button does (the result is then ''). */ readonly cancelAfterMs?: number } = {},
+): Promise<VsCodeInvocation> {
   let settled = false;
   const invoked = win.vscode.driver
     .evaluate<string>(
       `
-      const result = await vscode.lm.invokeTool(${JSON.stringify(toolName)}, { input: ${JSON.stringify(input)}, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
-      return result.content.map((p) => p.value ?? '').join('\\n');
+      const cts = new vscode.CancellationTokenSource();
+      ${options.cancelAfterMs !== undefined ? `setTimeout(() => cts.cancel(), ${options.cancelAfterMs});` : ''}
+      try {
+        const result = await vscode.lm.invokeTool(${JSON.stringify(toolName)}, { input: ${JSON.stringify(input)}, toolInvocationToken: undefined }, cts.token);
+        return result.content.map((p) => p.value ?? '').join('\\n');
+      } catch (error) {
+        if (cts.token.isCancellationRequested) return '';
+        throw error;
+      } finally {
+        cts.dispose();
+      }
       `,
       { timeoutMs },
     )

@@ -15,8 +15,8 @@ describe('module boundaries', () => {
   it('flags each forbidden import', () => {
     const problems: string[] = boundaryViolations(
       meta({
-        'mcp-server/src/tools/x.ts': ['vscode', 'extension/src/core/errors.ts', 'common/src/protocol.ts'],
-        'common/src/protocol.ts': ['mcp-server/src/server.ts'],
+        'mcp-server/src/tools/x.ts': ['vscode', 'extension/src/core/errors.ts', 'common/src/protocol/index.ts'],
+        'common/src/protocol/index.ts': ['mcp-server/src/server.ts'],
         'extension/src/core/a.ts': ['vscode', 'extension/src/vscode/settings.ts'],
         'extension/src/bridge/b.ts': ['extension/src/vscode/terminalHost.ts'],
         'extension/src/extension.ts': ['vscode'],

@@ -31,12 +31,15 @@ import {
   type MethodKey,
   type ParamsOf,
   type ProgressNotification,
+  type RequestMeta,
   type ResultOf,
 } from '../../../common/src/protocol';
 import { ShepherdError } from '../core/errors';
 
 export interface RequestContext {
   readonly signal: AbortSignal;
+  /** What the MCP server said about its client (name, deadline, an MCP task), beside the params. */
+  readonly meta: Omit<RequestMeta, 'progressId' | 'elicitId'>;
   /** Sends terminal/progress to the caller when it asked for progress; a no-op otherwise. */
   readonly progress: (update: Omit<ProgressNotification, 'progressId'>) => void;
   /** The connection the request came on: one MCP client's session. */
@@ -244,13 +247,13 @@ function serveConnection(socket: net.Socket, token: string, options: BridgeServe
         );
       }
       const { params, meta } = parsed;
-      const progressId = meta.progressId;
+      const { progressId, elicitId, ...about } = meta;
       logger.debug(`bridge: ${method.name}${progressId !== undefined ? ' (progress asked)' : ''}`);
       const abort = new AbortController();
       const onCancel = cancel.onCancellationRequested(() => abort.abort());
-      const { elicitId } = meta;
       const context: RequestContext = {
         signal: abort.signal,
+        meta: about,
         session,
         progress: (update) => {
           if (progressId !== undefined && !abort.signal.aborted) {

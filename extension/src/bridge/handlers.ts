@@ -22,6 +22,7 @@ export interface HandlerDependencies {
 const callOptions = (context: RequestContext) => ({
   signal: context.signal,
   onProgress: context.progress,
+  meta: context.meta,
   session: context.session,
   // A client that declared elicitation is asked in its own UI; any other through the window's modal.
   ...(context.elicit ? { approver: elicitationApprover(context.elicit, ANSWER_TIMEOUT_MS) } : {}),

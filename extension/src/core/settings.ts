@@ -6,6 +6,10 @@ export type { OrphanPolicy, StrategySetting };
 export interface ShepherdSettings {
   readonly gracePeriodMs: number;
   readonly defaultTimeoutMs: number;
+  /** How long an MCP client the MCP server does not know lets a call run before it cuts it (ms). */
+  readonly clientTimeoutMs: number;
+  /** A cancelled call also sends Ctrl+C to its command (opt-in; by default a cancel stops only the waiting). */
+  readonly cancelInterrupts: boolean;
   readonly outputLimitChars: number;
   /** Shell for new managed terminals; undefined uses the editor's default profile. */
   readonly shellPath: string | undefined;
@@ -24,6 +28,8 @@ export interface ShepherdSettings {
 export const defaultSettings: ShepherdSettings = {
   gracePeriodMs: settingsTable['run.gracePeriodMs'].default,
   defaultTimeoutMs: settingsTable['run.defaultTimeoutMs'].default,
+  clientTimeoutMs: settingsTable['run.clientTimeoutMs'].default,
+  cancelInterrupts: settingsTable['run.cancelInterrupts'].default,
   outputLimitChars: settingsTable['output.limitChars'].default,
   shellPath: undefined,
   shellIntegrationTimeoutMs: settingsTable['terminal.shellIntegrationTimeoutMs'].default,

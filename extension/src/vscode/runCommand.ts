@@ -2,7 +2,8 @@
  * "Terminal Shepherd: Run a Command…": for a person with no agent at hand. The command goes
  * through terminal_run itself (the MCP server's tool, in process, over this window's bridge: the
  * same checks, terminal, wait and ledger as an agent's call), with its progress in a notification
- * that can cancel it (Ctrl+C, as a client's cancel does), and the result opens beside the editor
+ * whose Cancel stops the command (the person asked for it: Ctrl+C through terminal_input, as a model
+ * stops one; a client's cancel alone never does), and the result opens beside the editor
  * exactly as a model gets it: status, exit code, output, the ledger summary.
  * Called with { command, waitMode?, name? } (walkthrough links, tests), it runs that at once.
  */
@@ -128,14 +129,20 @@ export function registerRunCommand(deps: RunCommandDependencies): vscode.Disposa
       shown = { tool: TOOL, input, result };
     } catch (error) {
       if (!abort.signal.aborted) throw error;
-      // A cancelled call answers nothing, for a model too (the client drops it); the server sent
-      // Ctrl+C. What became of the run is what terminal_state says, as a model would ask next.
-      const state = { name: args.name ?? 'default', wait: true, timeout: CANCEL_REPORT_MS };
+      // A cancelled call answers nothing, for a model too (the client drops it), and leaves the
+      // command running. The person asked to stop it, so it is stopped the way a model would stop
+      // it; what became of the run is what terminal_state says next.
+      const name = args.name ?? 'default';
+      const interrupted = await mcp.call('terminal_input', { name, text: '\u0003' });
+      const refusal = interrupted.isError ? ` (refused: ${interrupted.content.map((c) => (c.type === 'text' ? c.text : '')).join(' ').trim()})` : '';
+      const state = { name, wait: true, timeout: CANCEL_REPORT_MS };
       shown = {
         tool: 'terminal_state',
         input: state,
         result: await mcp.call('terminal_state', state),
-        preface: `You cancelled ${TOOL} ${JSON.stringify(input)}: the call ended without a result, as a client's cancel does, and Ctrl+C was sent to the command. This is what terminal_state reports afterwards.`,
+        preface:
+          `You cancelled ${TOOL} ${JSON.stringify(input)}: the call ended without a result, as a client's cancel does (which leaves the command running), ` +
+          `and Run a Command then stopped it with terminal_input "\\u0003"${refusal}. This is what terminal_state reports afterwards.`,
       };
     }
     const { result } = shown;

@@ -16,12 +16,14 @@ export function readLogLevel(): LogLevel {
 
 export function readSettings(): ShepherdSettings {
   const config = configuration();
-  const number = (key: 'run.gracePeriodMs' | 'run.defaultTimeoutMs' | 'output.limitChars' | 'terminal.shellIntegrationTimeoutMs' | 'processes.pollIntervalMs'): number =>
+  const number = (key: 'run.gracePeriodMs' | 'run.defaultTimeoutMs' | 'run.clientTimeoutMs' | 'output.limitChars' | 'terminal.shellIntegrationTimeoutMs' | 'processes.pollIntervalMs'): number =>
     clampSetting(settingsTable[key], config.get(key));
   const shellPath = config.get('terminal.shellPath');
   return {
     gracePeriodMs: number('run.gracePeriodMs'),
     defaultTimeoutMs: number('run.defaultTimeoutMs'),
+    clientTimeoutMs: number('run.clientTimeoutMs'),
+    cancelInterrupts: config.get('run.cancelInterrupts') === true,
     outputLimitChars: number('output.limitChars'),
     shellPath: typeof shellPath === 'string' && shellPath.trim().length > 0 ? shellPath.trim() : undefined,
     shellIntegrationTimeoutMs: number('terminal.shellIntegrationTimeoutMs'),

@@ -8,7 +8,7 @@ const params = runParamsSchema.shape;
 const inputSchema = {
   command: params.command.describe('The command line to run, exactly as you would type it in the shell (bash, zsh, fish or pwsh). Multi-line input runs line by line.'),
   timeout: params.timeoutMs.describe(
-    `Milliseconds to wait for the command to finish before returning status "timeout" (the command keeps running). ${defaultTimeoutNote}; ${limits.minTimeoutMs}..${limits.maxTimeoutMs}.`,
+    `Milliseconds to wait for the command to finish before returning status "timeout" (the command keeps running); the call returns earlier, status "running", when your MCP client's own time limit comes first. ${defaultTimeoutNote}; ${limits.minTimeoutMs}..${limits.maxTimeoutMs}.`,
   ),
   name: params.name.describe(
     'Terminal to run in; "default" unless given. A new name creates a new terminal; an existing one is reused when idle (a busy terminal is refused, never interrupted).',
@@ -38,11 +38,12 @@ export const registerTerminalRun: ToolRegistration = (server, context) =>
       // VS Code shows "Run <title>" on the confirmation and "Ran <title>" afterwards: a noun reads well there.
       title: 'Terminal Command',
       description:
-        'Runs a shell command in a real VS Code terminal the user sees and returns when it has truly finished, with the exit code and ' +
-        'the output. Prefer it to run_in_terminal for the exit code, the whole output (long output keeps head and tail; outputFile has ' +
-        'all), answering prompts, or dev servers and watchers (waitMode "ready").\n' +
+        'Runs a shell command in a terminal the user sees; returns when it truly finished, with exit code and output. Prefer ' +
+        'it to run_in_terminal. Within your client\'s time limit: a longer command returns "running" and nextCall. A cancel ' +
+        'never stops it.\n' +
         describeStatuses(),
       inputSchema,
+      tasks: context.tasks,
       annotations: {
         // Runs any command: VS Code asks before each call, offering "Allow in this Session/Workspace", as for run_in_terminal.
         readOnlyHint: false,

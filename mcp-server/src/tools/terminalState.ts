@@ -7,7 +7,7 @@ const params = stateParamsSchema.shape;
 
 const inputSchema = {
   name: params.name.describe('The managed terminal to report on (see terminal_list).'),
-  wait: params.wait.describe('Block like terminal_run until the current command ends, asks for input, or the timeout passes. Default false: report at once.'),
+  wait: params.wait.describe('Block like terminal_run until the current command ends, asks for input, is ready, a watcher completes its next cycle, or the timeout (or your client\'s time limit) passes. Default false: report at once.'),
   timeout: params.timeoutMs.describe(`Milliseconds to wait when wait is true. ${defaultTimeoutNote}`),
 };
 
@@ -20,9 +20,9 @@ export const registerTerminalState: ToolRegistration = (server, context) =>
       method: 'state',
       title: 'Terminal Status',
       description:
-        'The current or last command of a managed terminal, reported as terminal_run reports it. Call it after terminal_run returned ' +
-        'timeout or running; wait: true blocks until the command ends, asks for input or the timeout passes. It changes nothing in the ' +
-        'terminal.\n' +
+        'The current or last command of a terminal, as terminal_run reports it. After "running", "timeout" or "watching", make the ' +
+        'nextCall given: wait: true blocks (within your client\'s time limit) until the command ends, asks for input, is ready, or ' +
+        'a watcher finishes its next cycle. One call per wait, never a polling loop. Changes nothing.\n' +
         describeStatuses(REPORTED_STATUSES),
       inputSchema,
       annotations: {

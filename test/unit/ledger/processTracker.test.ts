@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import type { TrackedProcess } from '../../../common/src/protocol';
 import { createProcessMonitor } from '../../../extension/src/core/processes';
 import { ProcessJanitor, TempDirs, waitFor } from './helpers';
-import { flatten, makeTracker, pidAlive, rejectsNotOwned, runInShell, spawnShell, type TrackerFixture } from './trackerSupport';
+import { flatten, makeTracker, rejectsNotOwned, runInShell, spawnShell, type TrackerFixture } from './trackerSupport';
+import { procAlive } from '../../support/procStat';
 import { describeWhere } from '../../support/skips';
 
 const onLinux = process.platform === 'linux';
@@ -100,15 +101,15 @@ describeWhere(onLinux, 'needs Linux /proc')('ProcessTracker (real /proc)', funct
     await rejectsNotOwned(tracker.kill(shell.pid), /shell of terminal "dev"/);
     const stranger = janitor.spawn('sleep', ['4019']);
     await rejectsNotOwned(tracker.kill(stranger.pid!), /not a process Terminal Shepherd started in this window/);
-    assert.ok(pidAlive(shell.pid) && pidAlive(stranger.pid!), 'refused pids are untouched');
+    assert.ok(procAlive(shell.pid) && procAlive(stranger.pid!), 'refused pids are untouched');
 
     // Killing the middle bash ends it and its child, nothing else.
     const result = await tracker.kill(middle.pid);
     assert.deepEqual(result.killed, [middle.pid, sleepB.pid].sort((a, b) => a - b));
     assert.deepEqual(result.failed, []);
-    assert.ok(!pidAlive(middle.pid) && !pidAlive(sleepB.pid));
+    assert.ok(!procAlive(middle.pid) && !procAlive(sleepB.pid));
     for (const survivor of [outer, sleepA, sibling, server]) {
-      assert.ok(pidAlive(survivor.pid), `${survivor.commandLine} survives`);
+      assert.ok(procAlive(survivor.pid), `${survivor.commandLine} survives`);
     }
     const after = flatten(tracker.list().active).map((p) => p.pid);
     assert.ok(!after.includes(middle.pid) && !after.includes(sleepB.pid));
@@ -166,7 +167,7 @@ describeWhere(onLinux, 'needs Linux /proc')('ProcessTracker (real /proc)', funct
     janitor.track(job!.pid);
     assert.equal(tracker.list().active.length, 0);
     assert.deepEqual(await tracker.kill(job!.pid), { killed: [job!.pid], failed: [] });
-    assert.ok(!pidAlive(job!.pid));
+    assert.ok(!procAlive(job!.pid));
   });
 
   it('kills what a terminal started when it closes, and logs it', async () => {
@@ -181,7 +182,7 @@ describeWhere(onLinux, 'needs Linux /proc')('ProcessTracker (real /proc)', funct
     tracker.runEnded('doomed');
     const result = await tracker.terminalClosed('doomed');
     assert.deepEqual(result.killed, procs.map((p) => p.pid).sort((a, b) => a - b));
-    assert.ok(procs.every((p) => !pidAlive(p.pid)));
+    assert.ok(procs.every((p) => !procAlive(p.pid)));
     assert.equal(tracker.list().active.length, 0);
     await waitFor('killed events', async () => (await events()).filter((e) => e.event === 'killed' && e.reason === 'terminal_closed').length === 3);
     assert.deepEqual(await tracker.terminalClosed('doomed'), { killed: [], failed: [] }, 'a second close is a no-op');

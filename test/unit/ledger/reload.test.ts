@@ -8,31 +8,16 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { BridgeErrorCode, ShepherdError } from '../../../extension/src/core/errors';
 import type { ActiveEntry, OwnerIdentity } from '../../../extension/src/core/ledger/formats';
-import { createProcessMonitor } from '../../../extension/src/core/processes';
-import type { ProcessInfo } from '../../../extension/src/core/processes/types';
-import { ProcessJanitor, TempDirs, waitFor } from './helpers';
-import { makeTracker, pidAlive, runInShell, type TrackerFixture } from './trackerSupport';
+import { waitFor } from './helpers';
+import { makeTracker, realProcessSuite, runInShell } from './trackerSupport';
+import { procAlive } from '../../support/procStat';
 import { describeWhere } from '../../support/skips';
 
 const onLinux = process.platform === 'linux';
 
 describeWhere(onLinux, 'needs Linux /proc')('ProcessTracker across a reload (real /proc)', function () {
   this.timeout(30_000);
-  const monitor = createProcessMonitor('linux');
-  const janitor = new ProcessJanitor();
-  const dirs = new TempDirs();
-  const fixtures: TrackerFixture[] = [];
-
-  afterEach(async () => {
-    await Promise.all(fixtures.splice(0).map((f) => f.tracker.dispose()));
-    janitor.cleanup();
-    dirs.cleanup();
-  });
-  after(() => monitor.dispose());
-
-  async function infoOf(pid: number): Promise<ProcessInfo> {
-    return waitFor(`pid ${pid} in the table`, async () => (await monitor.listAll()).find((p) => p.pid === pid));
-  }
+  const { monitor, janitor, dirs, fixtures, infoOf } = realProcessSuite();
 
   /** A stand-in extension host: alive until killed. */
   async function fakeWindow(): Promise<{ owner: OwnerIdentity; kill(): Promise<void> }> {
@@ -129,7 +114,7 @@ describeWhere(onLinux, 'needs Linux /proc')('ProcessTracker across a reload (rea
 
     // The reused pid is not ours: never listed, never killed.
     await assert.rejects(b.tracker.kill(strangerInfo.pid), (e: unknown) => e instanceof ShepherdError && e.code === BridgeErrorCode.ProcessNotOwned);
-    assert.ok(pidAlive(strangerInfo.pid));
+    assert.ok(procAlive(strangerInfo.pid));
     await assert.rejects(b.tracker.kill(otherInfo.pid), (e: unknown) => e instanceof ShepherdError && e.code === BridgeErrorCode.ProcessNotOwned);
 
     // An orphan that exits on its own becomes completed.
@@ -140,8 +125,8 @@ describeWhere(onLinux, 'needs Linux /proc')('ProcessTracker across a reload (rea
     // killOrphans ends the rest and logs it; the active file keeps only the live window's entry.
     const result = await b.tracker.killOrphans();
     assert.deepEqual(result, { killed: [survivor.pid], failed: [] });
-    assert.ok(!pidAlive(survivor.pid));
-    assert.ok(pidAlive(otherInfo.pid) && pidAlive(strangerInfo.pid), 'nothing else was touched');
+    assert.ok(!procAlive(survivor.pid));
+    assert.ok(procAlive(otherInfo.pid) && procAlive(strangerInfo.pid), 'nothing else was touched');
     assert.equal(b.tracker.summary().orphaned.length, 0);
     // Logged before killOrphans() answered.
     assert.ok((await b.events()).some((e) => e.event === 'killed' && e.pid === survivor.pid && e.reason === 'orphan_cleanup'));

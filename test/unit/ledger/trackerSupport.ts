@@ -5,15 +5,15 @@
  */
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import type { TrackedProcess } from '../../../common/src/protocol';
 import { BridgeErrorCode, ShepherdError } from '../../../extension/src/core/errors';
 import { LedgerStore } from '../../../extension/src/core/ledger/ledgerStore';
 import { ProcessTracker, type ProcessTrackerDeps } from '../../../extension/src/core/ledger/processTracker';
 import { defaultLedgerSettings, type LedgerSettings } from '../../../extension/src/core/ledger/api';
 import type { LedgerEvent } from '../../../extension/src/core/ledger/formats';
-import type { ProcessMonitor } from '../../../extension/src/core/processes/types';
-import { collectingLogger, type CollectingLogger, type ProcessJanitor } from './helpers';
+import { createProcessMonitor } from '../../../extension/src/core/processes';
+import type { ProcessInfo, ProcessMonitor } from '../../../extension/src/core/processes/types';
+import { collectingLogger, ProcessJanitor, TempDirs, waitFor, type CollectingLogger } from './helpers';
 
 export interface TestShell {
   readonly child: ChildProcess;
@@ -41,7 +41,10 @@ export interface TrackerFixture {
   readonly tracker: ProcessTracker;
   readonly store: LedgerStore;
   readonly logger: CollectingLogger;
+  /** The log's process events (session_started/session_ended left out: logReconcile's tests read them). */
   events(): Promise<LedgerEvent[]>;
+  /** Every event of the log. */
+  allEvents(): Promise<LedgerEvent[]>;
 }
 
 export function makeTracker(
@@ -60,17 +63,27 @@ export function makeTracker(
     ...options,
     settings: () => settings,
   });
-  return { tracker, store, logger, events: async () => (await store.readEvents()).items };
+  const allEvents = async (): Promise<LedgerEvent[]> => (await store.readEvents()).items;
+  return { tracker, store, logger, allEvents, events: async () => (await allEvents()).filter((e) => !e.event.startsWith('session_')) };
 }
 
-/** A live process (zombies, which are dead but not yet reaped, do not count). */
-export function pidAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
+/**
+ * What a suite over real /proc processes shares, its hooks registered (call it in a describe):
+ * after each test its trackers are disposed, its processes killed and its folders removed.
+ */
+export function realProcessSuite(): { monitor: ProcessMonitor; janitor: ProcessJanitor; dirs: TempDirs; fixtures: TrackerFixture[]; infoOf(pid: number): Promise<ProcessInfo> } {
+  const monitor = createProcessMonitor('linux');
+  const janitor = new ProcessJanitor();
+  const dirs = new TempDirs();
+  const fixtures: TrackerFixture[] = [];
+  afterEach(async () => {
+    await Promise.all(fixtures.splice(0).map((f) => f.tracker.dispose()));
+    janitor.cleanup();
+    dirs.cleanup();
+  });
+  after(() => monitor.dispose());
+  const infoOf = (pid: number): Promise<ProcessInfo> => waitFor(`pid ${pid} in the table`, async () => (await monitor.listAll()).find((p) => p.pid === pid));
+  return { monitor, janitor, dirs, fixtures, infoOf };
 }
 
 /** list()'s trees as one list, parents before their children. */

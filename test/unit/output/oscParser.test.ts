@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { OscParser, parseMarkerBody, unescapeOscValue, type PositionedShellMarker } from '../../../extension/src/core/output/oscParser';
+import { OscParser } from '../../../extension/src/core/output/oscParser';
+import { parseMarkerBody, unescapeOscValue, type PositionedShellMarker } from '../../../extension/src/core/output/shellMarkers';
 
 const BEL = '\x07';
 const ST = '\x1b\\';

@@ -5,6 +5,7 @@
 import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { procStartTicks } from '../../support/procStat';
 import assert from 'node:assert/strict';
 import type { TreeKillResult } from '../../../extension/src/core/processes/types';
 
@@ -59,12 +60,12 @@ export class ProcessJanitor {
   }
 
   track(pid: number): void {
-    this.extra.set(pid, linuxStartTicks(pid));
+    this.extra.set(pid, procStartTicks(pid));
   }
 
   cleanup(): void {
     for (const [pid, ticks] of this.extra) {
-      if (ticks !== undefined && linuxStartTicks(pid) === ticks) {
+      if (ticks !== undefined && procStartTicks(pid) === ticks) {
         trySignal(pid, 'SIGKILL');
       }
     }
@@ -91,14 +92,6 @@ function trySignal(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-function linuxStartTicks(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
-}
 
 /** A kill's outcome by pid, after checking that its targets name (with identities) every pid it reports. */
 export function killOutcome(result: TreeKillResult): { killed: number[]; failed: number[] } {

@@ -11,14 +11,13 @@ import type { CheckVerdict } from '../../../extension/src/core/checks/commandChe
 import { BridgeErrorCode, ShepherdError } from '../../../extension/src/core/errors';
 import type { Disposable } from '../../../extension/src/core/events';
 import { attachToTerminalService } from '../../../extension/src/core/ledger';
-import { OutputCapture } from '../../../extension/src/core/output/outputCapture';
 import type { ProcessInfo } from '../../../extension/src/core/processes/types';
 import { DevServers } from '../../../extension/src/core/servers/devServers';
 import type { ProbeResult } from '../../../extension/src/core/servers/probe';
 import { defaultSettings, type ShepherdSettings } from '../../../extension/src/core/settings';
-import { TerminalService } from '../../../extension/src/core/service/terminalService';
-import { integrationFilesProvider } from '../../../extension/src/core/terminals/integration/integrationFiles';
-import { FakeTerminalHost, SHELL_SCRIPTS, ScriptedProbe, type FakeExecution } from '../terminals/fakeTerminalHost';
+import { type TerminalService } from '../../../extension/src/core/service/terminalService';
+import { FakeTerminalHost, type FakeExecution } from '../terminals/fakeTerminalHost';
+import { fakeTerminalService } from '../service/serviceSupport';
 import { FakeProcessMonitor } from '../ledger/fakeProcessMonitor';
 import { collectingLogger, TempDirs, waitFor } from '../ledger/helpers';
 import { makeTracker, type TrackerFixture } from '../ledger/trackerSupport';
@@ -58,18 +57,7 @@ describe('dev servers through the terminal service (scripted host and OS, real l
         probePort: async (port) => answers.get(`port ${port}`) ?? { kind: 'refused' },
       },
     });
-    service = new TerminalService({
-      host,
-      settings: () => settings,
-      createOutput: () => new OutputCapture({ limitChars: settings.outputLimitChars }),
-      probeShell: new ScriptedProbe().probeShell,
-      workspaceFolder: () => '/w',
-      integrationFiles: integrationFilesProvider(SHELL_SCRIPTS, dirs.make('servers-private-')),
-      logger: collectingLogger(),
-      isTrusted: () => true,
-      servers,
-      checks: [{ id: 'later', check: () => laterCheck }],
-    });
+    service = fakeTerminalService(host, () => settings, dirs, { servers, checks: [{ id: 'later', check: () => laterCheck }] });
     attachment = attachToTerminalService(ledger.tracker, service, collectingLogger());
   });
 

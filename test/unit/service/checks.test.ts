@@ -11,12 +11,11 @@ import path from 'node:path';
 import type { InputParams, RunParams } from '../../../common/src/protocol';
 import type { ApprovalAnswer, ApprovalQuestion, CheckedCall, CheckVerdict, CommandCheck } from '../../../extension/src/core/checks/commandCheck';
 import { BridgeErrorCode, ShepherdError, workspaceUntrustedError } from '../../../extension/src/core/errors';
-import { OutputCapture } from '../../../extension/src/core/output/outputCapture';
 import { defaultSettings, type ShepherdSettings } from '../../../extension/src/core/settings';
-import { TerminalService } from '../../../extension/src/core/service/terminalService';
-import { integrationFilesProvider } from '../../../extension/src/core/terminals/integration/integrationFiles';
+import { type TerminalService } from '../../../extension/src/core/service/terminalService';
 import { collectingLogger, TempDirs, type CollectingLogger } from '../ledger/helpers';
-import { FakeTerminalHost, SHELL_SCRIPTS, ScriptedProbe, completeEveryCommand, typedAnywhere } from '../terminals/fakeTerminalHost';
+import { FakeTerminalHost, ScriptedProbe, completeEveryCommand, typedAnywhere } from '../terminals/fakeTerminalHost';
+import { fakeTerminalService } from './serviceSupport';
 
 const settings: ShepherdSettings = { ...defaultSettings, gracePeriodMs: 200, defaultTimeoutMs: 5000, shellIntegrationTimeoutMs: 1000 };
 
@@ -71,13 +70,9 @@ describe('checks before typing, in the terminal service', () => {
     logger = collectingLogger();
     workspace = dirs.make('checks-');
     mkdirSync(path.join(workspace, 'sub'));
-    service = new TerminalService({
-      host,
-      settings: () => settings,
-      createOutput: () => new OutputCapture({ limitChars: settings.outputLimitChars }),
+    service = fakeTerminalService(host, () => settings, dirs, {
       probeShell: (options.probe ?? new ScriptedProbe()).probeShell,
       workspaceFolder: () => workspace,
-      integrationFiles: integrationFilesProvider(SHELL_SCRIPTS, dirs.make('checks-private-')),
       logger,
       isTrusted: () => trusted,
       checks: options.checks?.(check) ?? [check],

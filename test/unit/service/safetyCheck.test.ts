@@ -12,13 +12,12 @@ import type { DecisionRecord } from '../../../extension/src/core/checks/checkCal
 import type { ApprovalAnswer, ApprovalQuestion } from '../../../extension/src/core/checks/commandCheck';
 import { SessionApprovalStore, type Grant } from '../../../extension/src/core/checks/commandSafety/approvalChoices';
 import { commandSafetyCheck } from '../../../extension/src/core/checks/commandSafetyCheck';
-import { OutputCapture } from '../../../extension/src/core/output/outputCapture';
 import { defaultSettings, type ShepherdSettings } from '../../../extension/src/core/settings';
-import { TerminalService } from '../../../extension/src/core/service/terminalService';
-import { integrationFilesProvider } from '../../../extension/src/core/terminals/integration/integrationFiles';
+import { type TerminalService } from '../../../extension/src/core/service/terminalService';
 import { collectingLogger, TempDirs } from '../ledger/helpers';
 import { HOME, defaultSafetySettings, grammars } from '../safety/fixtures';
-import { FakeTerminalHost, SHELL_SCRIPTS, ScriptedProbe, completeEveryCommand, typedAnywhere } from '../terminals/fakeTerminalHost';
+import { FakeTerminalHost, ScriptedProbe, completeEveryCommand, typedAnywhere } from '../terminals/fakeTerminalHost';
+import { fakeTerminalService } from './serviceSupport';
 
 const settings: ShepherdSettings = { ...defaultSettings, gracePeriodMs: 200, defaultTimeoutMs: 5000, shellIntegrationTimeoutMs: 1000 };
 
@@ -42,15 +41,9 @@ describe('the per-command safety check, in the terminal service', () => {
     answer = () => ({ kind: 'declined' });
     const workspace = dirs.make('safety-ws-');
     const sessions = new SessionApprovalStore();
-    service = new TerminalService({
-      host,
-      settings: () => settings,
-      createOutput: () => new OutputCapture({ limitChars: settings.outputLimitChars }),
+    service = fakeTerminalService(host, () => settings, dirs, {
       probeShell: probe.probeShell,
       workspaceFolder: () => workspace,
-      integrationFiles: integrationFilesProvider(SHELL_SCRIPTS, dirs.make('safety-private-')),
-      logger: collectingLogger(),
-      isTrusted: () => true,
       checks: [
         commandSafetyCheck({
           grammars,

@@ -630,7 +630,10 @@ describe('TerminalService against a fake TerminalHost', () => {
   });
 
   describe('cancel and timeout', () => {
-    it('sends Ctrl+C when the client cancels, and reports the exit code once the command stopped', async () => {
+    it('with run.cancelInterrupts (opt-in), sends Ctrl+C when the client cancels, and reports the exit code once the command stopped', async () => {
+      service.dispose();
+      host.dispose();
+      setup({ settings: { cancelInterrupts: true } });
       host.onExecute = (execution) => {
         execution.start();
         execution.push('working\r\n');
@@ -655,13 +658,16 @@ describe('TerminalService against a fake TerminalHost', () => {
         command: 'npm test',
         pid: 1001,
         strategy: 'vscode',
-        message: 'Cancelled by the client: Ctrl+C was sent to terminal "default".',
+        message: 'Cancelled by the client: Ctrl+C was sent to terminal "default" (setting terminalShepherd.run.cancelInterrupts).',
       });
       assert.deepEqual(terminal.sentText, [{ text: '\u0003', addNewLine: false }]);
       assert.equal(service.list()[0]?.busy, false);
     });
 
-    it('sends Ctrl+C when the client cancels a background run during its first glance', async () => {
+    it('with run.cancelInterrupts, sends Ctrl+C when the client cancels a background run during its first glance', async () => {
+      service.dispose();
+      host.dispose();
+      setup({ settings: { cancelInterrupts: true } });
       script(host);
       const abort = new AbortController();
       const call = service.run({ command: 'npm run dev', waitMode: 'background' }, { signal: abort.signal });
@@ -673,7 +679,7 @@ describe('TerminalService against a fake TerminalHost', () => {
       const result = await call;
       assert.equal(result.status, 'cancelled');
       assert.equal(result.exitCode, 130);
-      assert.equal(result.message, 'Cancelled by the client: Ctrl+C was sent to terminal "default".');
+      assert.equal(result.message, 'Cancelled by the client: Ctrl+C was sent to terminal "default" (setting terminalShepherd.run.cancelInterrupts).');
       assert.deepEqual(terminal.sentText, [{ text: '\u0003', addNewLine: false }]);
     });
 
@@ -693,6 +699,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         message:
           'Still running after 200 ms; the command keeps running in terminal "default". ' +
           'Wait more with terminal_state {name: "default", wait: true}, or stop it with terminal_input {name: "default", text: "\\u0003"}.',
+        nextCall: { tool: 'terminal_state', arguments: { name: 'default', wait: true } },
       });
       assert.deepEqual(
         service.list().map((t) => [t.busy, t.status]),

@@ -42,8 +42,11 @@ export const GITIGNORE_CONTENT = [
  * completed: it exited on its own; killed: Terminal Shepherd ended it; orphaned: found alive
  * after its window was gone; closed: an entry of a gone window whose process is gone (or whose
  * pid now belongs to another process); ports: its TCP listening ports changed.
+ * session_started / session_ended: a window session began (pid and startTime are its extension
+ * host's: the owner other windows check) or ended cleanly; a session without its end died, and
+ * the log replays what it tracked (logReconcile.ts).
  */
-export type LedgerEventKind = 'started' | 'spawned' | 'completed' | 'killed' | 'orphaned' | 'closed' | 'ports';
+export type LedgerEventKind = 'started' | 'spawned' | 'completed' | 'killed' | 'orphaned' | 'closed' | 'ports' | 'session_started' | 'session_ended';
 
 export type KillReason = 'kill_request' | 'terminal_closed' | 'orphan_cleanup';
 export type CloseReason = 'exited' | 'pid_reused';

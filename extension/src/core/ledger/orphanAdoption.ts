@@ -24,6 +24,8 @@ export async function adoptOrphans(deps: AdoptionDeps, records: SessionRecords, 
   }
   const claim = await claimOrphans(deps, records.sessionId, records.owner);
   records.owner = claim.owner;
+  // First in the log: every process this session logs from now on can be found again if it dies.
+  records.logSession('session_started');
   const ts = records.timestamp();
   for (const { entry, reason } of claim.closed) {
     records.log('closed', entry, ts, { reason, fromSessionId: entry.sessionId });
@@ -37,7 +39,10 @@ export async function adoptOrphans(deps: AdoptionDeps, records: SessionRecords, 
   await poller.refreshPorts(orphans);
   records.commit();
   if (orphans.length + claim.closed.length > 0) {
-    logger.info(`ledger: ${orphans.length} orphan(s) of gone windows adopted, ${claim.closed.length} gone entr(ies) closed`);
+    logger.info(
+      `ledger: ${orphans.length} orphan(s) of gone windows adopted, ${claim.closed.length} gone entr(ies) closed` +
+        (claim.fromLog > 0 ? ` (${claim.fromLog} known only from process-log.jsonl: their window died before its snapshot)` : ''),
+    );
   }
   return {
     orphans: orphans.map(toTrackedProcess),

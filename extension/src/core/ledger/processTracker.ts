@@ -100,6 +100,10 @@ export class ProcessTracker implements ProcessLedger {
       this.records.commit();
       this.records.markEnded();
       await withinMs(this.writer.close(), DISPOSE_WAIT_MS);
+      // After the last snapshot: from here active-processes.json alone says what this session left running.
+      this.records.logSession('session_ended');
+      this.records.commit();
+      await withinMs(this.writer.appended(), DISPOSE_WAIT_MS);
       this.records.dispose();
     })();
     return this.disposing;

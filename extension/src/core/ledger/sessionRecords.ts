@@ -94,6 +94,12 @@ export class SessionRecords {
     this.pendingEvents.push(eventFor(kind, subject, this.sessionId, ts, extra));
   }
 
+  /** The session began (its owner known) or ended cleanly: a log line other windows replay the log by. */
+  logSession(kind: 'session_started' | 'session_ended'): void {
+    const owner = this.owner ?? { pid: process.pid, startTime: '' };
+    this.pendingEvents.push({ event: kind, ts: this.timestamp(), sessionId: this.sessionId, pid: owner.pid, startTime: owner.startTime, name: 'extension host', terminal: '' });
+  }
+
   /** A record's fields changed: the files and listeners learn of it at the next commit. */
   changed(): void {
     this.dirty = true;

@@ -6,7 +6,8 @@
  *
  * Until the stream first exceeds the limit the tail holds all of it. At that point (or when the
  * screen takes the output over the limit) it overflows into the spill, which is handed everything
- * so far and receives everything after; from then on the tail is trimmed.
+ * so far and receives everything after; from then on the tail is trimmed. A long run's output
+ * goes to the spill earlier (persist), so it is on disk while the run goes on.
  *
  * Readings are of the canonical output: stream + screen, without the blank lines a stream ends
  * with when the screen is empty.
@@ -25,6 +26,8 @@ export class BoundedOutput {
   /** Newlines at the very end of the stream (blank lines that scrolled off last). */
   private trailingNewlines = 0;
   private overflowed = false;
+  /** The spill receives the stream (it overflowed, or was asked to persist it). */
+  private spilling = false;
 
   constructor(
     readonly limit: number,
@@ -58,8 +61,10 @@ export class BoundedOutput {
     if (this.headText.length < this.headCap) {
       this.headText += text.length <= this.headCap - this.headText.length ? text : text.slice(0, this.headCap - this.headText.length);
     }
-    if (this.overflowed) {
+    if (this.spilling) {
       this.spill.append(text);
+    }
+    if (this.overflowed) {
       if (text.length >= this.tailCap) {
         this.tailText = text.slice(-this.tailCap);
       } else {
@@ -76,13 +81,22 @@ export class BoundedOutput {
     }
   }
 
+  /** From now on the stream goes to the spill as well: everything so far, and what follows. */
+  persist(): void {
+    if (this.spilling) {
+      return;
+    }
+    this.spilling = true;
+    this.spill.open(this.tailText);
+  }
+
   /** The output outgrew the limit: hand the spill everything so far and trim the tail (once). */
   overflow(): void {
     if (this.overflowed) {
       return;
     }
+    this.persist();
     this.overflowed = true;
-    this.spill.open(this.tailText);
     if (this.tailText.length > 2 * this.tailCap) {
       this.tailText = this.tailText.slice(-this.tailCap);
     }

@@ -1,19 +1,26 @@
 /**
- * The log file that receives a run's whole rendered output once it outgrows the result limit, and
- * the housekeeping around it (file names, pruning old logs). Text is batched into large writes on
- * a stream; `drain()` lets a caller wait out the stream's buffer, so memory stays bounded by the
- * batch size plus what the disk has not taken yet, never by the output size.
+ * The log file that receives a run's whole rendered output once it outgrows the result limit (or
+ * the run lasts), and the housekeeping around it (file names, pruning old logs). Finished text is
+ * batched into large writes, and a batch never waits longer than FLUSH_MS; after each, the file
+ * ends with the lines still on the terminal's screen (a tail rewritten in place until they are
+ * final), so a window that dies mid-run leaves a log that reads as the terminal did up to then.
+ * Memory stays bounded by the batch size plus what the disk has not taken yet (`drain()`).
  */
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
-import { once } from 'node:events';
-import { finished } from 'node:stream/promises';
+import { promisify } from 'node:util';
 import { DEVTOOLS_DIR } from '../../../../common/src/bridgeDiscovery';
 
 const BATCH_CHARS = 64 * 1024;
+/** Longest a batch (or a changed screen) waits before it is handed to the disk. */
+export const FLUSH_MS = 500;
+
+const write = promisify(fs.write);
+const ftruncate = promisify(fs.ftruncate);
+const close = promisify(fs.close);
 
 export class LogFileWriter {
-  private readonly stream: fs.WriteStream;
+  private readonly fd: number;
   private batch: string[] = [];
   private batchChars = 0;
   /** Newlines at the end of what was appended, held back so the file never ends in blank lines. */
@@ -21,14 +28,26 @@ export class LogFileWriter {
   private wroteText = false;
   private failure: Error | undefined;
   private closing: Promise<void> | undefined;
+  private flushTimer: NodeJS.Timeout | undefined;
+  /** Writes in order, one at a time. */
+  private queue: Promise<void> = Promise.resolve();
+  /** Bytes of final text on disk (where the screen tail starts). */
+  private finalBytes = 0;
+  /** Characters handed to the queue and not written yet. */
+  private queuedChars = 0;
+  private lastTail = '';
 
-  /** Opens (truncates) the file, creating its directory. Throws if the directory cannot be made. */
-  constructor(readonly path: string) {
+  /**
+   * Opens (truncates) the file, creating its directory; throws when either fails. `screen`, when
+   * given, is the text still on the terminal's screen: the file's tail between batches.
+   */
+  constructor(
+    readonly path: string,
+    private readonly screen?: () => string,
+  ) {
     fs.mkdirSync(nodePath.dirname(path), { recursive: true });
-    this.stream = fs.createWriteStream(path, { flags: 'w', encoding: 'utf8' });
-    this.stream.on('error', (error) => {
-      this.failure ??= error;
-    });
+    this.fd = fs.openSync(path, 'w', 0o644);
+    if (screen) this.armFlush();
   }
 
   /** The first write error, if any: the file is then incomplete. */
@@ -36,9 +55,9 @@ export class LogFileWriter {
     return this.failure;
   }
 
-  /** Characters accepted but not yet handed to the OS (batch plus the stream's buffer). */
+  /** Characters accepted but not yet handed to the OS. */
   get bufferedChars(): number {
-    return this.batchChars + this.stream.writableLength;
+    return this.batchChars + this.queuedChars;
   }
 
   /** Appends finished output text. Trailing newlines are held until more text follows. */
@@ -62,16 +81,10 @@ export class LogFileWriter {
     this.wroteText = true;
   }
 
-  /** Hands the batch to the stream and waits until the stream's buffer has drained. */
+  /** Hands the batch to the disk and waits until everything queued is written. */
   async drain(): Promise<void> {
-    this.writeBatch();
-    if (this.stream.writableNeedDrain && !this.failure && !this.stream.destroyed) {
-      try {
-        await once(this.stream, 'drain');
-      } catch {
-        // the error is recorded by the 'error' listener
-      }
-    }
+    this.writeBatch(false);
+    await this.queue;
   }
 
   /**
@@ -80,18 +93,12 @@ export class LogFileWriter {
    */
   close(finalText = ''): Promise<void> {
     this.closing ??= (async () => {
-      if (finalText.length > 0) {
-        this.push('\n'.repeat(this.heldNewlines) + finalText + '\n');
-      } else if (this.wroteText) {
-        this.push('\n');
-      }
-      this.writeBatch();
-      this.stream.end();
-      try {
-        await finished(this.stream);
-      } catch (error) {
-        this.failure ??= error instanceof Error ? error : new Error(String(error));
-      }
+      clearTimeout(this.flushTimer);
+      this.writeBatch(false);
+      const tail = finalText.length > 0 ? `${'\n'.repeat(this.heldNewlines)}${finalText}\n` : this.wroteText ? '\n' : '';
+      this.enqueue(() => this.writeTail(tail));
+      await this.queue;
+      await close(this.fd).catch((error: unknown) => this.fail(error));
     })();
     return this.closing;
   }
@@ -99,21 +106,77 @@ export class LogFileWriter {
   private push(text: string): void {
     this.batch.push(text);
     this.batchChars += text.length;
-    if (this.batchChars >= BATCH_CHARS) {
-      this.writeBatch();
+    // A full batch goes now (without the screen: the renderer is mid-parse); the screen follows at the tick.
+    if (this.batchChars >= BATCH_CHARS) this.writeBatch(false);
+    this.armFlush();
+  }
+
+  private armFlush(): void {
+    if (!this.flushTimer && !this.closing) {
+      this.flushTimer = setTimeout(() => {
+        this.flushTimer = undefined;
+        this.writeBatch();
+      }, FLUSH_MS);
+      this.flushTimer.unref();
     }
   }
 
-  private writeBatch(): void {
-    if (this.batchChars === 0) {
-      return;
+  /** Queues the batch as final text, then (at a tick) the screen as the file's new tail. */
+  private writeBatch(withScreen = true): void {
+    if (withScreen) {
+      clearTimeout(this.flushTimer);
+      this.flushTimer = undefined;
     }
-    const data = this.batch.length === 1 ? this.batch[0]! : this.batch.join('');
-    this.batch = [];
-    this.batchChars = 0;
-    if (!this.failure && !this.stream.destroyed) {
-      this.stream.write(data);
+    const wroteBatch = this.batchChars > 0;
+    if (wroteBatch) {
+      const data = Buffer.from(this.batch.length === 1 ? this.batch[0]! : this.batch.join(''), 'utf8');
+      const chars = this.batchChars;
+      this.batch = [];
+      this.batchChars = 0;
+      this.queuedChars += chars;
+      this.enqueue(async () => {
+        this.queuedChars -= chars;
+        await this.writeAt(data, this.finalBytes);
+        this.finalBytes += data.length;
+      });
     }
+    if (withScreen && this.screen) {
+      const screen = this.screen();
+      const tail = screen.length > 0 ? `${'\n'.repeat(this.heldNewlines)}${screen}` : '';
+      if (wroteBatch || tail !== this.lastTail) this.enqueue(() => this.writeTail(tail));
+      // The screen changes without new final text (a progress bar, a prompt): look again later.
+      this.armFlush();
+    }
+  }
+
+  /** The file becomes the final text followed by `tail`. */
+  private async writeTail(tail: string): Promise<void> {
+    const data = Buffer.from(tail, 'utf8');
+    if (data.length > 0) await this.writeAt(data, this.finalBytes);
+    if (this.failure) return;
+    await ftruncate(this.fd, this.finalBytes + data.length).catch((error: unknown) => this.fail(error));
+    this.lastTail = tail;
+  }
+
+  private async writeAt(data: Buffer, position: number): Promise<void> {
+    let offset = 0;
+    while (offset < data.length && !this.failure) {
+      try {
+        const { bytesWritten } = await write(this.fd, data, offset, data.length - offset, position + offset);
+        if (bytesWritten <= 0) throw new Error(`could not write to ${this.path}: nothing written`);
+        offset += bytesWritten;
+      } catch (error) {
+        this.fail(error);
+      }
+    }
+  }
+
+  private enqueue(work: () => Promise<void>): void {
+    this.queue = this.queue.then(() => (this.failure ? undefined : work())).catch((error: unknown) => this.fail(error));
+  }
+
+  private fail(error: unknown): void {
+    this.failure ??= error instanceof Error ? error : new Error(String(error));
   }
 }
 

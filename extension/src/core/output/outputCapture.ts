@@ -9,8 +9,10 @@
  * The renderer emits finished lines as a stream; the current screen is read from it on demand.
  * When the output first exceeds the limit, the log file receives the whole stream: what was seen
  * so far (still fully in memory until then, as it is under the limit), everything after, and the
- * final screen at close. Memory is bounded by the limit, the renderer's fixed buffers and the
- * file's write batch, whatever the output size.
+ * final screen at close. A run that lasts longer than persistAfterMs writes its stream there as it
+ * goes, whatever its size, so a window that dies mid-run leaves its output readable; if it then
+ * ends within the limit the file is removed (the result holds it all). Memory is bounded by the
+ * limit, the renderer's fixed buffers and the file's write batch, whatever the output size.
  */
 import type { Logger } from '../../../../common/src/logger';
 import type { ExitCodeSource } from '../../../../common/src/protocol';
@@ -39,7 +41,12 @@ export interface OutputCaptureOptions extends OutputSpillOptions {
   readonly fastPath?: boolean;
   /** `write` returns false while more than this many characters wait for the renderer or disk. */
   readonly highWaterChars?: number;
+  /** A run still going after this long writes its output to its log file as it arrives (default 2 s). */
+  readonly persistAfterMs?: number;
 }
+
+/** See OutputCaptureOptions.persistAfterMs. */
+export const PERSIST_AFTER_MS = 2000;
 
 /** A snapshot with the size of the whole output. */
 export interface OutputSnapshot extends RunOutputSnapshot {
@@ -72,12 +79,13 @@ export class OutputCapture implements RunOutput {
   private closing: Promise<void> | undefined;
   private finalScreen: readonly string[] | undefined;
   private rendererErrorReported = false;
+  private persistTimer: NodeJS.Timeout | undefined;
 
   constructor(options: OutputCaptureOptions = {}) {
     this.limit = clampSetting(settingsTable['output.limitChars'], options.limitChars);
     this.highWater = options.highWaterChars ?? 8 * 1024 * 1024;
     this.logger = options.logger;
-    this.spill = new OutputSpill(options);
+    this.spill = new OutputSpill({ ...options, screen: () => (this.closing ? '' : this.screenText()) });
     this.stream = new BoundedOutput(this.limit, this.spill);
     this.renderer = new TerminalRenderer({
       onOutput: (text) => this.stream.append(text),
@@ -87,6 +95,13 @@ export class OutputCapture implements RunOutput {
       ...(options.fastPath !== undefined ? { fastPath: options.fastPath } : {}),
     });
     this.filter = new PromptEchoFilter(this.renderer, options.stripPromptAndEcho ?? true);
+    if (options.logFilePath) {
+      this.persistTimer = setTimeout(() => {
+        this.persistTimer = undefined;
+        if (!this.closing) this.stream.persist();
+      }, options.persistAfterMs ?? PERSIST_AFTER_MS);
+      this.persistTimer.unref();
+    }
   }
 
   /**
@@ -109,7 +124,8 @@ export class OutputCapture implements RunOutput {
   async flush(): Promise<void> {
     await this.renderer.flush();
     this.reportRendererError();
-    if (this.spill.bufferedChars >= this.highWater) {
+    // The disk gets half the allowance: output that outruns it waits here, not in memory.
+    if (this.spill.bufferedChars >= this.highWater / 2) {
       await this.spill.drain();
     }
   }
@@ -124,7 +140,9 @@ export class OutputCapture implements RunOutput {
     } else {
       const whole = this.stream.whole(screen);
       if (whole !== undefined) {
-        return { output: whole, truncated: false, totalChars, totalLines };
+        // A long run's live log, while it runs.
+        const live = this.closing ? undefined : this.outputFile;
+        return { output: whole, truncated: false, totalChars, totalLines, ...(live ? { outputFile: live } : {}) };
       }
     }
     const file = this.outputFile;
@@ -179,8 +197,8 @@ export class OutputCapture implements RunOutput {
    * Renders what is pending, writes the final screen to the log file (opening it now if the
    * output exceeds the limit) and closes it. Later writes are ignored; reading keeps working.
    */
-  close(): Promise<void> {
-    this.closing ??= this.doClose();
+  close(options: { readonly keepLog?: boolean } = {}): Promise<void> {
+    this.closing ??= this.doClose(options.keepLog === true);
     return this.closing;
   }
 
@@ -190,18 +208,20 @@ export class OutputCapture implements RunOutput {
     void this.close().catch((error) => this.logger?.warn('closing output capture failed', error));
   }
 
-  private async doClose(): Promise<void> {
+  private async doClose(keepLog: boolean): Promise<void> {
+    clearTimeout(this.persistTimer);
     this.filter.pass(this.osc.end());
     await this.renderer.flush();
     this.reportRendererError();
     const screen = [...this.renderer.currentScreen()];
     const screenText = screen.join('\n');
-    if (this.stream.length(screenText) > this.limit) {
+    const truncated = this.stream.length(screenText) > this.limit;
+    if (truncated) {
       this.stream.overflow();
     }
     this.finalScreen = screen;
     this.renderer.dispose();
-    await this.spill.close(screenText);
+    await this.spill.close(screenText, truncated || keepLog);
   }
 
   private screenLines(): readonly string[] {

@@ -4,12 +4,15 @@
  * only head and tail. A file that cannot be created or written is reported once, and its short
  * reason is kept for the truncation marker; the output carries on without it.
  */
+import * as fs from 'node:fs';
 import type { Logger } from '../../../../common/src/logger';
 import { LogFileWriter } from './logFile';
 
 export interface OutputSpillOptions {
-  /** Path of the log file, asked for once, when the output first exceeds the limit. */
+  /** Path of the log file, asked for once, when the output first exceeds the limit (or the run lasts). */
   readonly logFilePath?: () => string;
+  /** The text still on the terminal's screen: the log file's tail while the run goes on. */
+  readonly screen?: () => string;
   readonly logger?: Logger;
   /** Called once when the log file cannot be created or written (the user is told elsewhere). */
   readonly onLogFileFailure?: (path: string, error: Error) => void;
@@ -28,7 +31,7 @@ export class OutputSpill {
     }
     const path = this.options.logFilePath();
     try {
-      this.file = new LogFileWriter(path);
+      this.file = new LogFileWriter(path, this.options.screen);
       this.file.append(streamSoFar);
     } catch (error) {
       this.fail(path, error instanceof Error ? error : new Error(String(error)));
@@ -62,12 +65,19 @@ export class OutputSpill {
     return this.failure;
   }
 
-  /** Writes the final screen and closes the file, if one was opened. */
-  async close(screen: string): Promise<void> {
+  /** Writes the final screen and closes the file, if one was opened; removes it unless `keep`. */
+  async close(screen: string, keep = true): Promise<void> {
     if (!this.file) {
       return;
     }
     await this.file.close(screen);
+    if (!keep) {
+      // It only kept a long run's output safe while it ran; the result holds all of it.
+      const removed = this.file.path;
+      this.file = undefined;
+      await fs.promises.rm(removed, { force: true }).catch((error: unknown) => this.options.logger?.debug(`could not remove ${removed}`, error));
+      return;
+    }
     if (this.file.error && !this.failure) {
       this.fail(this.file.path, this.file.error);
     }

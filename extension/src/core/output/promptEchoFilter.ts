@@ -7,7 +7,7 @@
  * On the way it picks up the exit code a command reports itself (EXIT_CODE_PROPERTY) and where
  * that code came from (EXIT_SOURCE_PROPERTY).
  */
-import type { PositionedShellMarker, ShellMarker } from './oscParser';
+import type { PositionedShellMarker, ShellMarker } from './shellMarkers';
 import { isExitCodeSource, type ExitCodeSource } from '../../../../common/src/protocol';
 import { EXIT_CODE_PROPERTY, EXIT_SOURCE_PROPERTY } from './shellMarkers';
 import type { TerminalRenderer } from './terminalRenderer';

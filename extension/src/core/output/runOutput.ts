@@ -25,6 +25,10 @@ export interface RunOutput {
   readonly reportedExitSource?: ExitCodeSource;
   /** Fires when a write carried visible data (not for marker-only or prompt data). */
   readonly onDidWrite: Event<void>;
-  /** No more data: render the rest and complete the log file. Reading keeps working. */
-  close(): Promise<void>;
+  /**
+   * No more data: render the rest and complete the log file. Reading keeps working. A long run's
+   * live log is removed when the output fit the limit (the result has it all), unless `keepLog`
+   * (the run ended with its terminal or window: the log may be all that is left of it).
+   */
+  close(options?: { readonly keepLog?: boolean }): Promise<void>;
 }

@@ -10,8 +10,9 @@
  *   built without CONFIG_PROC_CHILDREN, some sandboxes) a full snapshot is walked instead.
  * - probeShell: the shell's stat gives its group and the terminal's foreground group (tpgid);
  *   wchan + syscall of the foreground processes tell whether one is blocked reading the tty.
+ * - ports and port holders: linuxSockets.ts.
  */
-import { existsSync, readdirSync, readlinkSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import type { Logger } from '../../../../common/src/logger';
 import { silentLogger } from '../../../../common/src/logger';
 import {
@@ -23,14 +24,13 @@ import {
   parseBtime,
   parseChildren,
   parseCmdline,
-  parseProcNetTcpListen,
   parseProcStat,
   selectsOnlyStdin,
-  socketInode,
   ticksToIso,
   type ProcStat,
 } from './linuxProcParsers';
-import { ProcReader } from './procReader';
+import { LinuxSockets } from './linuxSockets';
+import { ProcReader, YIELD_EVERY, yieldToEventLoop } from './procReader';
 import { descendantsFromTable } from './processTree';
 import {
   GONE_ACTIVITY,
@@ -56,8 +56,6 @@ interface CachedInfo {
   readonly info: ProcessInfo;
 }
 
-/** Yield to the event loop every this many processes, so a snapshot never blocks it for long. */
-const YIELD_EVERY = 512;
 /** Threads of one foreground process checked for a blocked tty read (bounds the probe's cost). */
 const MAX_THREADS_PROBED = 64;
 const CACHE_LIMIT = 20_000;
@@ -66,6 +64,7 @@ export class LinuxProcessMonitor implements ProcessMonitor {
   private readonly logger: Logger;
   private readonly root: string;
   private readonly reader = new ProcReader();
+  private readonly sockets: LinuxSockets;
   private readonly childrenFileSupported: boolean;
   private boot: { key: string; btime: number } | undefined;
   private infos = new Map<number, CachedInfo>();
@@ -73,6 +72,7 @@ export class LinuxProcessMonitor implements ProcessMonitor {
   constructor(options: LinuxMonitorOptions = {}) {
     this.logger = options.logger ?? silentLogger;
     this.root = options.procRoot ?? '/proc';
+    this.sockets = new LinuxSockets(this.reader, this.root);
     this.childrenFileSupported = existsSync(`${this.root}/${process.pid}/task/${process.pid}/children`);
     if (!this.childrenFileSupported) {
       this.logger.info('processes: /proc/PID/task/TID/children is not available; descendants use full snapshots');
@@ -155,68 +155,15 @@ export class LinuxProcessMonitor implements ProcessMonitor {
   }
 
   async listeningPorts(pids: number[]): Promise<Map<number, number[]>> {
-    const result = new Map<number, number[]>();
-    // Sockets are per network namespace: read each namespace's table once, through a member.
-    const tables = new Map<string, Map<string, number>>();
-    for (const pid of new Set(pids)) {
-      if (!isActionablePid(pid)) {
-        continue;
-      }
-      const ns = this.readLink(`${this.root}/${pid}/ns/net`) ?? 'self';
-      let listening = tables.get(ns);
-      if (!listening) {
-        listening = this.readListenTable(ns === 'self' ? `${this.root}/net` : `${this.root}/${pid}/net`);
-        tables.set(ns, listening);
-      }
-      if (listening.size === 0) {
-        continue;
-      }
-      const ports = new Set<number>();
-      for (const inode of this.socketsOf(pid)) {
-        const port = listening.get(inode);
-        if (port !== undefined) {
-          ports.add(port);
-        }
-      }
-      if (ports.size > 0) {
-        result.set(pid, [...ports].sort((a, b) => a - b));
-      }
-    }
-    return result;
+    return this.sockets.listeningPorts(pids);
   }
 
   async socketInodes(pids: number[]): Promise<string[]> {
-    const inodes = new Set<string>();
-    for (const pid of new Set(pids)) {
-      if (isActionablePid(pid)) {
-        this.socketsOf(pid).forEach((inode) => inodes.add(inode));
-      }
-    }
-    return [...inodes].sort();
+    return this.sockets.socketInodes(pids);
   }
 
-  async portHolders(port: number): Promise<number[]> {
-    // The extension's own network namespace: the one its terminals' servers bind in.
-    const inodes = new Set([...this.readListenTable(`${this.root}/net`)].filter(([, p]) => p === port).map(([inode]) => inode));
-    if (inodes.size === 0) {
-      return [];
-    }
-    const holders: number[] = [];
-    let sinceYield = 0;
-    for (const name of readdirSync(this.root)) {
-      const pid = Number(name);
-      if (!isActionablePid(pid)) {
-        continue;
-      }
-      if (this.socketsOf(pid).some((inode) => inodes.has(inode))) {
-        holders.push(pid);
-      }
-      if (++sinceYield === YIELD_EVERY) {
-        sinceYield = 0;
-        await yieldToEventLoop();
-      }
-    }
-    return holders;
+  portHolders(port: number): Promise<number[]> {
+    return this.sockets.portHolders(port);
   }
 
   async probeShell(shellPid: number): Promise<ShellActivity> {
@@ -241,7 +188,7 @@ export class LinuxProcessMonitor implements ProcessMonitor {
         // Without job control (bash +m, pwsh) a command runs in the shell's own group. So do
         // jobs a shell started in the background before job control was on (fish generating
         // completions at its first start): those are detached from the terminal, not holding it.
-        const tty = this.readLink(`${this.root}/${shellPid}/fd/0`);
+        const tty = this.reader.readLink(`${this.root}/${shellPid}/fd/0`);
         members = tree.filter((p) => p.pgrp === shell.pgrp && (tty === undefined || !isTerminalDevice(tty) || this.usesTerminal(p.pid, tty)));
         foreground = members.length > 0 ? 'job' : 'shell';
       }
@@ -396,46 +343,9 @@ export class LinuxProcessMonitor implements ProcessMonitor {
     return out;
   }
 
-  private readListenTable(netDir: string): Map<string, number> {
-    const table = new Map<string, number>();
-    for (const file of ['tcp', 'tcp6']) {
-      const text = this.reader.read(`${netDir}/${file}`, true);
-      if (text) {
-        parseProcNetTcpListen(text, table);
-      }
-    }
-    return table;
-  }
-
-  /** The socket inodes a process holds; none when it is gone or another user's. */
-  private socketsOf(pid: number): string[] {
-    let fds: string[];
-    try {
-      fds = readdirSync(`${this.root}/${pid}/fd`);
-    } catch {
-      return [];
-    }
-    const inodes: string[] = [];
-    for (const fd of fds) {
-      const inode = socketInode(this.readLink(`${this.root}/${pid}/fd/${fd}`) ?? '');
-      if (inode !== undefined) {
-        inodes.push(inode);
-      }
-    }
-    return inodes;
-  }
-
-  private readLink(path: string): string | undefined {
-    try {
-      return readlinkSync(path);
-    } catch {
-      return undefined;
-    }
-  }
-
   /** Whether stdin, stdout or stderr of `pid` is the terminal `tty`. */
   private usesTerminal(pid: number, tty: string): boolean {
-    return [0, 1, 2].some((fd) => this.readLink(`${this.root}/${pid}/fd/${fd}`) === tty);
+    return [0, 1, 2].some((fd) => this.reader.readLink(`${this.root}/${pid}/fd/${fd}`) === tty);
   }
 
   /** True when a foreground process (any of its threads) is blocked in a read of a terminal. */
@@ -489,7 +399,7 @@ export class LinuxProcessMonitor implements ProcessMonitor {
       if (!selectCounts) return false;
       const syscallText = this.reader.read(`${base}/syscall`);
       if (syscallText === undefined || !selectsOnlyStdin(syscallText)) return false;
-      const stdin = this.readLink(`${this.root}/${pid}/fd/0`);
+      const stdin = this.reader.readLink(`${this.root}/${pid}/fd/0`);
       return stdin === undefined ? 'unknown' : isTerminalDevice(stdin);
     }
     if (!isTtyReadWchan(wchan)) {
@@ -500,7 +410,7 @@ export class LinuxProcessMonitor implements ProcessMonitor {
     if (fd === undefined) {
       return false; // blocked, but not in a read
     }
-    const link = this.readLink(`${this.root}/${pid}/fd/${fd ?? 0}`);
+    const link = this.reader.readLink(`${this.root}/${pid}/fd/${fd ?? 0}`);
     return link === undefined ? 'unknown' : isTerminalDevice(link);
   }
 }
@@ -510,6 +420,3 @@ function fallbackBtime(reader: ProcReader, root: string): number {
   return Math.round(Date.now() / 1000 - (Number.isFinite(uptime) ? uptime : 0));
 }
 
-function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}

@@ -5,7 +5,14 @@
  * three round trips (open, read, close) and measured 2-4x slower than doing it inline. procfs
  * never blocks on disk, so each call is microseconds; callers yield between batches instead.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readlinkSync, readSync } from 'node:fs';
+
+/** Yield to the event loop every this many processes, so a walk of /proc never blocks it for long. */
+export const YIELD_EVERY = 512;
+
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 
 export class ProcReader {
   private buf = Buffer.allocUnsafe(64 * 1024);
@@ -43,6 +50,15 @@ export class ProcReader {
       return undefined; // ESRCH/EACCES mid-read: the process exited or hid its details
     } finally {
       closeSync(fd);
+    }
+  }
+
+  /** Where a link points (an fd's socket or tty, a namespace), or undefined when it cannot be read. */
+  readLink(path: string): string | undefined {
+    try {
+      return readlinkSync(path);
+    } catch {
+      return undefined;
     }
   }
 }

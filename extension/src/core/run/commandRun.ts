@@ -17,6 +17,7 @@ import { ExecutionDrains, type ExecutionSource } from './executionDrains';
 import { InputWatch } from './inputWatch';
 import type { RunState, TerminalEnd } from './runState';
 import { waitFor, type WaitOptions, type WaitOutcome } from './runWait';
+import { WatchCycles, type WatchCycleEnd } from './watchCycles';
 
 export interface RunConfig {
   readonly completion: CompletionConfig;
@@ -71,6 +72,9 @@ export class CommandRun {
   private readonly stateEmitter = new Emitter<RunState>();
   /** Fires with the new state on every change (running <-> waiting_for_input, then the end). */
   readonly onDidChangeState = this.stateEmitter.event;
+  private readonly watcher: WatchCycles;
+  /** Fires when the command, turned watcher, completes a cycle (see watchCycles.ts). */
+  readonly onDidCompleteCycle: WatchCycles['onDidComplete'];
 
   constructor(
     readonly command: string,
@@ -87,6 +91,8 @@ export class CommandRun {
     this.tracker = new CompletionTracker(config.completion);
     this.inputWatch = new InputWatch(config.input, env.now);
     this.drains = new ExecutionDrains(output, (error) => env.logger.warn(`run ${this.id}: reading output failed`, error));
+    this.watcher = new WatchCycles(command, output, env.now, (error) => env.logger.warn(`run ${this.id}: reading a watcher's cycle failed`, error));
+    this.onDidCompleteCycle = this.watcher.onDidComplete;
     this.outputSubscription = this.output.onDidWrite(() => this.onOutput());
     this.reschedule();
   }
@@ -107,6 +113,21 @@ export class CommandRun {
 
   get durationMs(): number {
     return Math.max(0, Math.round((this.endedAt ?? this.env.now()) - this.startedAt));
+  }
+
+  /** Cycles the command completed as a watcher (0 while it is not one). */
+  get cycles(): number {
+    return this.watcher.cycles;
+  }
+
+  /** Its last completed watch cycle, if it turned into a watcher. */
+  get watchCycle(): WatchCycleEnd | undefined {
+    return this.watcher.latest;
+  }
+
+  /** A watcher that finished its last cycle and waits for file changes. */
+  get watching(): boolean {
+    return this.active && this.watcher.idle;
   }
 
   /** Starts consuming an execution's output; call synchronously after it was created or seen. */
@@ -182,11 +203,13 @@ export class CommandRun {
     }
     this.wasDisposed = true;
     this.stopTimers();
+    this.watcher.dispose();
     this.outputSubscription.dispose();
     this.disposeEmitter.fire();
     this.disposeEmitter.dispose();
     this.stateEmitter.dispose();
-    void this.output.close().catch((error) => this.env.logger.warn(`run ${this.id}: closing output failed`, error));
+    // Disposed with its terminal or window: its live log stays, the only record left of a run cut short.
+    void this.output.close({ keepLog: true }).catch((error) => this.env.logger.warn(`run ${this.id}: closing output failed`, error));
   }
 
   /** Output, input or a new execution: silence restarts and any prompt seen so far is answered. */
@@ -200,6 +223,7 @@ export class CommandRun {
 
   private onOutput(): void {
     this.markActivity();
+    this.watcher.activity();
     this.reschedule();
   }
 
@@ -249,9 +273,10 @@ export class CommandRun {
     }, Math.max(0, at - this.env.now()));
   }
 
-  /** Every timer of the run, the shell-gone grace included (at its end). */
+  /** Every timer of the run, the shell-gone grace and the watcher's included (at its end). */
   private stopTimers(): void {
     this.stopTimer();
+    this.watcher.stop();
     clearTimeout(this.goneTimer);
     this.goneTimer = undefined;
   }

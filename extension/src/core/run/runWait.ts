@@ -2,14 +2,19 @@
 import type { Event } from '../events';
 import type { RunState } from './runState';
 
-/** `disposed`: the run was disposed while the wait was pending (the window is closing). */
-export type WaitOutcome = 'completed' | 'waiting_for_input' | 'terminal_closed' | 'timeout' | 'cancelled' | 'disposed';
+/**
+ * `disposed`: the run was disposed while the wait was pending (the window is closing);
+ * `watching`: it completed a watch cycle after the one the wait started from.
+ */
+export type WaitOutcome = 'completed' | 'waiting_for_input' | 'terminal_closed' | 'timeout' | 'cancelled' | 'disposed' | 'watching';
 
 export interface WaitOptions {
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
   /** Return as soon as the run waits for input (true for every tool wait). */
   readonly stopAtInput?: boolean;
+  /** Return `watching` once the run completed a watch cycle after this one (tool waits; 0 for the first). */
+  readonly afterCycle?: number;
 }
 
 /** What a wait watches. */
@@ -18,6 +23,8 @@ export interface Waitable {
   readonly disposed: boolean;
   readonly onDidChangeState: Event<RunState>;
   readonly onDidDispose: Event<void>;
+  readonly cycles: number;
+  readonly onDidCompleteCycle: Event<unknown>;
 }
 
 export function waitFor(run: Waitable, options: WaitOptions): Promise<WaitOutcome> {
@@ -26,6 +33,9 @@ export function waitFor(run: Waitable, options: WaitOptions): Promise<WaitOutcom
     const kind = run.state.kind;
     if (kind === 'completed' || kind === 'terminal_closed') {
       return kind;
+    }
+    if (options.afterCycle !== undefined && run.cycles > options.afterCycle) {
+      return 'watching';
     }
     return kind === 'waiting_for_input' && stopAtInput ? kind : undefined;
   };
@@ -43,6 +53,7 @@ export function waitFor(run: Waitable, options: WaitOptions): Promise<WaitOutcom
     const finish = (outcome: WaitOutcome): void => {
       clearTimeout(timeout);
       subscription.dispose();
+      cycles.dispose();
       disposal.dispose();
       options.signal?.removeEventListener('abort', onAbort);
       resolve(outcome);
@@ -50,6 +61,12 @@ export function waitFor(run: Waitable, options: WaitOptions): Promise<WaitOutcom
     const onAbort = (): void => finish('cancelled');
     const timeout = setTimeout(() => finish('timeout'), options.timeoutMs);
     const subscription = run.onDidChangeState(() => {
+      const outcome = settled();
+      if (outcome) {
+        finish(outcome);
+      }
+    });
+    const cycles = run.onDidCompleteCycle(() => {
       const outcome = settled();
       if (outcome) {
         finish(outcome);

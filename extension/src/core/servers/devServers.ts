@@ -4,8 +4,9 @@
  * killed through the ledger, identity-checked), readiness of a new one, who holds a port a start
  * failed on, and the list workspace/info, the reminder and the views show. Free of vscode.
  *
- * A run counts as a server while it is active and was started in background or ready mode, or
- * its process tree listens on a port. Facts come from the ledger (processes, ports) and the OS
+ * A run counts as a server while it is active and was started in background or ready mode, its
+ * process tree listens on a port, or it turned into a watcher (a test runner or build in watch
+ * mode that completed a cycle). Facts come from the ledger (processes, ports) and the OS
  * (a fast look at the run's tree while readiness waits); URLs from the run's output.
  */
 import type { Logger } from '../../../../common/src/logger';
@@ -69,6 +70,12 @@ export class DevServers {
   /** A run started (any mode): where and how, for the duplicate rule and readiness. */
   noteStarted(run: CommandRun, cwd: string | undefined, waitMode: WaitMode): void {
     this.records.set(run, { cwd, waitMode, startedAtWall: this.now() });
+  }
+
+  /** A run started in ready mode that is not ready yet: a wait on it waits for readiness. */
+  awaitsReady(run: CommandRun): boolean {
+    const record = this.records.get(run);
+    return run.active && record?.waitMode === 'ready' && record.ready === undefined;
   }
 
   /** The active run or typed command in a managed terminal with the same normalised command and directory. */
@@ -176,7 +183,7 @@ export class DevServers {
       const running: RunningServer = { session, command: run.command, cwd: record?.cwd ?? session.terminal.cwd, run };
       const roots = this.rootsOf(running, listed.active);
       const hasPorts = flatten(roots).some((p) => p.ports.length > 0);
-      if (!hasPorts && record?.waitMode !== 'background' && record?.waitMode !== 'ready') continue;
+      if (!hasPorts && record?.waitMode !== 'background' && record?.waitMode !== 'ready' && run.cycles === 0) continue;
       flatten(roots).forEach((p) => covered.add(p.pid));
       servers.push(this.toDevServer(running, '', roots));
     }

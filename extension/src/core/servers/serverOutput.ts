@@ -3,6 +3,7 @@
  * prints, the port it failed to bind, and the keyboard-shortcut hints some servers print while
  * reading the terminal (which are not questions). Pure: tested on recorded output of real tools.
  */
+import { WATCHERS } from '../run/watchOutput';
 
 export interface ReadyLine {
   readonly tool: string;
@@ -15,7 +16,10 @@ export interface ReadyLine {
   readonly kind: 'server' | 'watcher';
 }
 
-/** Verified in the tools' sources (research notes, §Q1) or recorded from their output. */
+/**
+ * Verified in the tools' sources (research notes, §Q1) or recorded from their output; the
+ * watchers' lines are the banners they print when a cycle is done (run/watchOutput.ts).
+ */
 export const READY_LINES: readonly ReadyLine[] = [
   { tool: 'Vite / Rsbuild / serve', pattern: /\bLocal:\s+https?:\/\//, kind: 'server' },
   { tool: 'Next.js', pattern: /\bReady in \d/, kind: 'server' },
@@ -26,10 +30,7 @@ export const READY_LINES: readonly ReadyLine[] = [
   { tool: 'Puma / Rails', pattern: /\* Listening on (tcp|https?):\/\//, kind: 'server' },
   { tool: 'python -m http.server', pattern: /\bServing HTTP on \S+ port \d+/, kind: 'server' },
   { tool: 'ASP.NET', pattern: /\bNow listening on: https?:\/\//, kind: 'server' },
-  { tool: 'tsc --watch', pattern: /Watching for file changes\./, kind: 'watcher' },
-  { tool: 'webpack --watch', pattern: /\bwebpack [\d.]+ compiled (successfully|with \d+ warnings?)/, kind: 'watcher' },
-  { tool: 'esbuild --watch', pattern: /\[watch\] build finished, watching for changes/, kind: 'watcher' },
-  { tool: 'nodemon', pattern: /\[nodemon\] watching (path|extensions)/, kind: 'watcher' },
+  ...WATCHERS.map((w): ReadyLine => ({ tool: w.tool, pattern: w.banner, kind: 'watcher' })),
 ];
 
 export interface ReadyLineMatch {
@@ -147,5 +148,5 @@ export function portFromCommand(command: string): number | undefined {
  * readiness goes on waiting for its port instead of reporting waiting_for_input.
  */
 export function isShortcutHint(line: string): boolean {
-  return /\bpress\s+\S{1,3}\s*\+\s*enter\b/i.test(line) || /\bpress\s+\S\s+to\s+(show|open|quit|restart)\b/i.test(line);
+  return /\bpress\s+\S{1,3}\s*\+\s*enter\b/i.test(line) || /\bpress\s+(\S|enter)\s+to\s+(show|open|quit|restart|trigger|run|filter)\b/i.test(line);
 }

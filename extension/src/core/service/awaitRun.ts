@@ -1,7 +1,10 @@
 /**
  * Waits on a started run as its call asks, and maps how the wait ended to the call's result, once
- * for every mode: completion (until it truly finished, asks for input, or the call's timeout),
- * ready (until a server or watcher answers, or it fails fast) and background (a short glance).
+ * for every mode: completion (until it truly finished, asks for input, finished a watch cycle, or
+ * the call's timeout), ready (until a server or watcher answers, or it fails fast) and background
+ * (a short glance). Whatever the mode, the wait ends before the client's deadline (the result is
+ * then `running`, with the call that waits on), and a cancelled call stops the waiting, never the
+ * command (unless the person opted in to Ctrl+C).
  */
 import type { Logger } from '../../../../common/src/logger';
 import type { TerminalRunResult } from '../../../../common/src/protocol';
@@ -12,8 +15,10 @@ import type { DevServers } from '../servers/devServers';
 import type { ReadySeen } from '../servers/readiness';
 import { notReadyMessage, readyMessage } from '../servers/serverReport';
 import type { TerminalSession } from '../terminals/terminalSession';
-import { cancelledMessage, timeoutMessage } from './runMessages';
+import type { CallDeadline } from './callDeadline';
+import { cancelledKeepMessage, cancelledMessage, deadlineMessage, timeoutMessage } from './runMessages';
 import { runResult, type ResultDetails } from './runResult';
+import { waitNext, watchInfo, watchingMessage } from './watchReport';
 
 export type WaitHow =
   | { readonly mode: 'completion'; readonly timeoutMs: number }
@@ -27,17 +32,26 @@ export interface AwaitOptions {
   /** Dev-server support: readiness, and who holds a port a command failed on (terminal_run only). */
   readonly servers?: DevServers;
   readonly logger: Logger;
+  /** The client's deadline: the wait returns `running` before it. Undefined: none (an MCP task). */
+  readonly deadline?: CallDeadline;
+  /** The caller's clock (the deadline's). */
+  readonly now: () => number;
+  /** A cancelled call also sends Ctrl+C (setting run.cancelInterrupts); otherwise the command keeps running. */
+  readonly cancelInterrupts: boolean;
+  /** The watch cycle the caller last saw: a later one ends a completion wait (status watching). */
+  readonly afterCycle: number;
 }
 
 /** How a wait ended, whatever the mode. */
 type Outcome =
-  | { readonly kind: 'completed' | 'waiting_for_input' | 'terminal_closed' | 'ended' | 'cancelled' | 'disposed' }
-  | { readonly kind: 'timeout'; readonly seen?: ReadySeen }
+  | { readonly kind: 'completed' | 'waiting_for_input' | 'terminal_closed' | 'ended' | 'cancelled' | 'disposed' | 'watching' }
+  /** `deadline`: the client's deadline came first (not the call's own timeout). */
+  | { readonly kind: 'timeout' | 'deadline'; readonly waitedMs: number; readonly seen?: ReadySeen }
   | { readonly kind: 'ready'; readonly info: NonNullable<ResultDetails['ready']> };
 
 /** A background run gets this long to fail at once (a typo, a port taken) before the call returns. */
 const BACKGROUND_GLANCE_MS = 300;
-/** After Ctrl+C for a call its client gave up on: how long the shell gets to report the end. */
+/** After Ctrl+C for a call its client gave up on (opt-in): how long the shell gets to report the end. */
 const CANCEL_WAIT_MS = 3000;
 const PROGRESS_INTERVAL_MS = 1000;
 
@@ -50,43 +64,83 @@ export async function awaitRun(session: TerminalSession, run: CommandRun, how: W
   }
 }
 
+/** The run as it stands, reported without waiting (terminal_state without wait). */
+export function reportNow(run: CommandRun): Promise<TerminalRunResult> {
+  if (run.watching) return watchingResult(run);
+  // A watcher in the middle of its next cycle: still its last completed one.
+  return runResult(run, run.state.kind, run.watchCycle && run.active ? { watch: watchInfo(run.terminalName, run.watchCycle), nextCall: waitNext(run.terminalName) } : {});
+}
+
 async function waitOn(run: CommandRun, how: WaitHow, options: AwaitOptions): Promise<Outcome> {
-  const { signal } = options;
+  const { signal, deadline } = options;
+  const started = options.now();
+  // The shorter of the call's own timeout and what is left before the client's deadline.
+  const bound = (timeoutMs: number): { ms: number; byDeadline: boolean } => {
+    const left = deadline ? Math.max(0, deadline.returnBy - started) : Number.POSITIVE_INFINITY;
+    return left < timeoutMs ? { ms: left, byDeadline: true } : { ms: timeoutMs, byDeadline: false };
+  };
+  const waited = (): number => Math.round(options.now() - started);
   switch (how.mode) {
-    case 'completion':
-      return { kind: await run.wait({ timeoutMs: how.timeoutMs, ...(signal ? { signal } : {}) }) };
-    case 'background':
-      return { kind: await run.wait({ timeoutMs: BACKGROUND_GLANCE_MS, ...(signal ? { signal } : {}) }) };
+    case 'completion': {
+      const { ms, byDeadline } = bound(how.timeoutMs);
+      const kind = await run.wait({ timeoutMs: ms, afterCycle: options.afterCycle, ...(signal ? { signal } : {}) });
+      return kind === 'timeout' ? { kind: byDeadline ? 'deadline' : 'timeout', waitedMs: waited() } : { kind };
+    }
+    case 'background': {
+      const kind = await run.wait({ timeoutMs: BACKGROUND_GLANCE_MS, ...(signal ? { signal } : {}) });
+      return kind === 'timeout' ? { kind, waitedMs: waited() } : { kind };
+    }
     case 'ready': {
       if (!options.servers) throw serversUnavailableError();
-      return options.servers.waitReady(run, {
-        timeoutMs: how.timeoutMs,
+      const { ms, byDeadline } = bound(how.timeoutMs);
+      const outcome = await options.servers.waitReady(run, {
+        timeoutMs: ms,
         ...(signal ? { signal } : {}),
         ...(how.readyPattern !== undefined ? { readyPattern: new RegExp(how.readyPattern) } : {}),
       });
+      return outcome.kind === 'timeout' ? { kind: byDeadline ? 'deadline' : 'timeout', waitedMs: waited(), seen: outcome.seen } : outcome;
     }
   }
 }
 
 async function report(session: TerminalSession, run: CommandRun, how: WaitHow, outcome: Outcome, options: AwaitOptions): Promise<TerminalRunResult> {
+  const name = session.name;
   switch (outcome.kind) {
     case 'disposed':
-      throw windowClosingError(session.name, run.command);
+      throw windowClosingError(name, run.command);
     case 'cancelled':
-      return cancel(session, run);
+      return options.cancelInterrupts ? interrupt(session, run) : runResult(run, 'cancelled', { note: cancelledKeepMessage(name, run.active), nextCall: waitNext(name) });
     case 'ready':
-      return runResult(run, 'running', { note: readyMessage(session.name, outcome.info), ready: outcome.info });
-    case 'timeout':
+      return runResult(run, 'running', { note: readyMessage(name, outcome.info), ready: outcome.info });
+    case 'watching':
+      return watchingResult(run);
+    case 'deadline':
+    case 'timeout': {
       if (how.mode === 'background') return withPortConflict(run, options);
-      return runResult(run, 'timeout', {
-        note: outcome.seen && how.mode === 'ready' ? notReadyMessage(session.name, how.timeoutMs, outcome.seen) : timeoutMessage(session.name, how.timeoutMs),
-      });
+      // An idle watcher that saw no new cycle: its last one, and how long nothing changed.
+      if (run.watching) return watchingResult(run, outcome.waitedMs);
+      const note =
+        outcome.kind === 'deadline'
+          ? deadlineMessage(name, run.durationMs, options.deadline!.deadlineMs, options.deadline!.source)
+          : outcome.seen && how.mode === 'ready'
+            ? notReadyMessage(name, how.timeoutMs, outcome.seen)
+            : timeoutMessage(name, how.timeoutMs);
+      return runResult(run, outcome.kind === 'deadline' ? 'running' : 'timeout', { note, nextCall: waitNext(name) });
+    }
     case 'waiting_for_input':
+      // jest --watch reads keys once its cycle is done: a watcher, not a question.
+      if (run.cycles > options.afterCycle) return watchingResult(run);
       return runResult(run, 'waiting_for_input');
     default:
       // completed, terminal_closed, or (ready mode) ended before it was ready.
       return withPortConflict(run, options);
   }
+}
+
+/** Status watching: the last cycle, and what to call next. */
+function watchingResult(run: CommandRun, quietForMs?: number): Promise<TerminalRunResult> {
+  const watch = watchInfo(run.terminalName, run.watchCycle!);
+  return runResult(run, 'watching', { watch, note: watchingMessage(run.terminalName, watch, quietForMs), nextCall: waitNext(run.terminalName) });
 }
 
 /** The run as it stands; a command that failed because a port was taken also says who holds the port. */
@@ -98,8 +152,8 @@ async function withPortConflict(run: CommandRun, options: AwaitOptions): Promise
   return portConflict ? runResult(run, result.status, { portConflict }) : result;
 }
 
-/** Ctrl+C for a run whose caller gave up, then a bounded wait for the shell to report the end. */
-async function cancel(session: TerminalSession, run: CommandRun): Promise<TerminalRunResult> {
+/** Opt-in: Ctrl+C for a run whose caller gave up, then a bounded wait for the shell to report the end. */
+async function interrupt(session: TerminalSession, run: CommandRun): Promise<TerminalRunResult> {
   if (run.active && !session.closed) {
     session.interrupt();
     if ((await run.wait({ timeoutMs: CANCEL_WAIT_MS, stopAtInput: false })) === 'disposed') {

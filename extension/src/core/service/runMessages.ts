@@ -87,11 +87,34 @@ export function timeoutMessage(terminal: string, timeoutMs: number): string {
   );
 }
 
+/** The client's deadline came before the command's end: the call returns, the command goes on. */
+export function deadlineMessage(terminal: string, waitedMs: number, deadlineMs: number, source: string): string {
+  return (
+    `Still running after ${formatDuration(waitedMs)}: this call returns before the client's own ${formatDuration(deadlineMs)} limit for a tool call (${source}), ` +
+    `and the command keeps running in terminal ${quoteName(terminal)}. Continue with ${waitCall(terminal)}: it waits as long again and returns as soon as ` +
+    `the command ends, asks for input or is ready (no need to poll in between). Stop it with ${stopCall(terminal)}.`
+  );
+}
+
+/** Opt-in (run.cancelInterrupts): the client cancelled and Ctrl+C was sent. */
 export function cancelledMessage(terminal: string, stillRunning: boolean, waitedMs: number): string {
   const still = stillRunning
     ? ` The command did not stop within ${formatDuration(waitedMs)} of Ctrl+C and may still be running; check with terminal_state.`
     : '';
-  return `Cancelled by the client: Ctrl+C was sent to terminal ${quoteName(terminal)}.${still}`;
+  return `Cancelled by the client: Ctrl+C was sent to terminal ${quoteName(terminal)} (setting terminalShepherd.run.cancelInterrupts).${still}`;
+}
+
+/** The client cancelled: the waiting stopped, never the command. */
+export function cancelledKeepMessage(terminal: string, stillRunning: boolean): string {
+  return stillRunning
+    ? `The client cancelled the call: Terminal Shepherd stopped waiting, and the command keeps running in terminal ${quoteName(terminal)} (a cancel never stops it). ` +
+        `Check on it with ${waitCall(terminal)}; stop it with ${stopCall(terminal)} or kill_process.`
+    : `The client cancelled the call after the command had ended in terminal ${quoteName(terminal)}.`;
+}
+
+/** terminal_run: the terminal's earlier command ended while no call waited on it. */
+export function previousRunNote(terminal: string, command: string, end: string): string {
+  return `Before this command, \`${command}\` in terminal ${quoteName(terminal)} ${end} while no call was waiting on it (its output tail is in \`previous\`).`;
 }
 
 /** The full output of a truncated result could not be written to its log file. */

@@ -58,12 +58,10 @@ export async function planRun(params: RunParams, context: PlanContext): Promise<
   const requestedCwd = params.cwd === undefined ? undefined : await resolveCwd(params.cwd, workspaceFolder);
   const restart = params.restart ?? false;
   let name = params.name ?? 'default';
-  // Never twice: the same server in the same directory is reported (or, asked to, replaced where it runs).
+  // Never twice: the same server, or watcher, in the same directory is reported (or, asked to, replaced where it runs).
   const named = sessions.get(name);
-  const duplicate =
-    servers && waitMode !== 'completion'
-      ? servers.findRunning(params.command, effectiveCwd(requestedCwd, named?.terminal.cwd, named === undefined, workspaceFolder), sessions.open())
-      : undefined;
+  const running = servers?.findRunning(params.command, effectiveCwd(requestedCwd, named?.terminal.cwd, named === undefined, workspaceFolder), sessions.open());
+  const duplicate = running && (waitMode !== 'completion' || (running.run?.cycles ?? 0) > 0) ? running : undefined;
   const replaces = restart ? duplicate : undefined;
   if (replaces && params.name === undefined) name = replaces.session.name;
   const session = sessions.get(name);

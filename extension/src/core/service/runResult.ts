@@ -3,7 +3,7 @@
  * state: `timeout`, `running` in background mode, `cancelled`), output, exit code, and one
  * message composed from notes (why it failed, what the status means, caveats), never overwritten.
  */
-import type { PortConflict, ReadyInfo, RunStatus, TerminalRunResult } from '../../../../common/src/protocol';
+import type { NextCall, PortConflict, PreviousRun, ReadyInfo, RunStatus, TerminalRunResult, WatchCycle } from '../../../../common/src/protocol';
 import type { CommandRun } from '../run/commandRun';
 import { exitCodeOf, exitCodeSourceOf } from '../run/runState';
 import { portConflictMessage } from '../servers/serverReport';
@@ -16,6 +16,12 @@ export interface ResultDetails {
   readonly ready?: ReadyInfo;
   /** The command failed on a taken port: who holds it (its note goes first). */
   readonly portConflict?: PortConflict;
+  /** The command still runs: the call that waits on. */
+  readonly nextCall?: NextCall;
+  /** Status watching: the watcher's last cycle. */
+  readonly watch?: WatchCycle;
+  /** terminal_run: the terminal's earlier run ended unreported (its note goes last). */
+  readonly previous?: { readonly run: PreviousRun; readonly note: string };
 }
 
 export async function runResult(run: CommandRun, status: RunStatus, details: ResultDetails = {}): Promise<TerminalRunResult> {
@@ -52,6 +58,15 @@ export async function runResult(run: CommandRun, status: RunStatus, details: Res
   if (details.portConflict) {
     result.portConflict = details.portConflict;
   }
+  if (details.nextCall && run.active) {
+    result.nextCall = details.nextCall;
+  }
+  if (details.watch) {
+    result.watch = details.watch;
+  }
+  if (details.previous) {
+    result.previous = details.previous.run;
+  }
   const nested = status === 'waiting_for_input' ? nestedSession(run.foregroundCommand) : undefined;
   const notes = [
     details.portConflict && portConflictMessage(details.portConflict),
@@ -62,6 +77,7 @@ export async function runResult(run: CommandRun, status: RunStatus, details: Res
           ? nestedSessionMessage(run.terminalName, nested)
           : statusMessage(run.terminalName, state, status, exitCode)),
     snap.truncated && snap.outputFileError !== undefined ? unsavedOutputNote(snap.outputFileError) : undefined,
+    details.previous?.note,
   ].filter((note): note is string => typeof note === 'string' && note.length > 0);
   if (notes.length > 0) {
     result.message = notes.join(' ');

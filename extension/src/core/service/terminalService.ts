@@ -4,21 +4,22 @@
  * check (checks/, every command decided before anything happens) and execute (runStart.ts, then
  * awaitRun.ts, the one place a wait becomes a result).
  */
-import type { InputParams, RunParams, StateParams, TerminalInfo, TerminalRunResult } from '../../../../common/src/protocol';
+import { limits, type InputParams, type PreviousRun, type RunParams, type StateParams, type TerminalInfo, type TerminalRunResult } from '../../../../common/src/protocol';
 import type { ApprovalPort, CheckedCall, CommandCheck } from '../checks/commandCheck';
 import { checkCall, type CheckOutcome, type DecisionRecord } from '../checks/checkCall';
 import { devServerOnceCheck } from '../checks/devServerOnce';
 import { workspaceTrustCheck } from '../checks/workspaceTrust';
 import { cancelledBeforeStartError, keySentWithoutRunError, noRunYetError } from '../errors';
-import type { Disposable } from '../events';
-import type { RunProgress } from '../run/commandRun';
-import { exitCodeOf } from '../run/runState';
+import { Emitter, type Disposable } from '../events';
+import type { CommandRun, RunProgress } from '../run/commandRun';
+import { describeEnd, exitCodeOf } from '../run/runState';
 import type { DevServers } from '../servers/devServers';
 import { shellLabel } from '../terminals/shellKind';
-import type { TerminalSessionView } from '../terminals/terminalSession';
+import type { TerminalSession, TerminalSessionView } from '../terminals/terminalSession';
 import { TerminalSessions, type TerminalSessionsDependencies } from '../terminals/terminalSessions';
-import { awaitRun } from './awaitRun';
-import { runResult } from './runResult';
+import { awaitRun, reportNow, type AwaitOptions, type WaitHow } from './awaitRun';
+import { callDeadline, describeCallPath, type CallMeta } from './callDeadline';
+import { previousRunNote } from './runMessages';
 import { callTimeout, planInput, planRun, type PlanContext } from './runPlan';
 import { startRun } from './runStart';
 
@@ -44,6 +45,8 @@ export interface CallOptions {
   readonly signal?: AbortSignal;
   /** Called about once a second while the call waits. */
   readonly onProgress?: (progress: RunProgress) => void;
+  /** What the MCP server said about the client: its name, its deadline, whether the call is an MCP task. */
+  readonly meta?: CallMeta;
   /** The session (an MCP client's connection) allows are kept for; one of its own when absent. */
   readonly session?: string;
   /** Asks the person for this call (the client's elicitation) instead of the default approver. */
@@ -53,14 +56,42 @@ export interface CallOptions {
 /** Calls that bring no session share this one. */
 const DEFAULT_SESSION = 'window';
 
+/** A call was cancelled while its command goes on (the person pressed Stop, or the client gave up). */
+export interface AbandonedRun {
+  /** The run's id: one run may be abandoned by several calls in turn. */
+  readonly runId: number;
+  readonly terminal: string;
+  readonly command: string;
+  /** The client, as it names itself. */
+  readonly client: string | undefined;
+}
+
+/** What the calls of a terminal_run have reported of its run so far. */
+interface Reported {
+  /** Its end (completed, terminal closed) reached a caller. */
+  final: boolean;
+  /** The last watch cycle a caller saw. */
+  cycle: number;
+}
+
+/** Lines of an unreported earlier run's output a terminal_run result carries. */
+const PREVIOUS_TAIL_LINES = 20;
+
 export class TerminalService implements Disposable {
   private readonly sessions: TerminalSessions;
   private readonly checks: readonly CommandCheck[];
   /** Sessions opening, runs starting and changing state, sessions closing. */
   readonly onDidChange: TerminalSessions['onDidChange'];
+  private readonly abandonEmitter = new Emitter<AbandonedRun>();
+  /** A call was cancelled and its command keeps running. */
+  readonly onDidAbandonRun = this.abandonEmitter.event;
+  /** Runs terminal_run started, and what their calls reported of them. */
+  private readonly reported = new WeakMap<CommandRun, Reported>();
+  private readonly now: () => number;
 
   constructor(private readonly deps: TerminalServiceDependencies) {
-    this.sessions = new TerminalSessions({ ...deps, now: deps.now ?? (() => performance.now()) });
+    this.now = deps.now ?? (() => performance.now());
+    this.sessions = new TerminalSessions({ ...deps, now: this.now });
     this.onDidChange = this.sessions.onDidChange;
     this.checks = [workspaceTrustCheck(deps.isTrusted), ...(deps.servers ? [devServerOnceCheck(deps.servers)] : []), ...(deps.checks ?? [])];
   }
@@ -74,16 +105,22 @@ export class TerminalService implements Disposable {
   async run(params: RunParams, options: CallOptions = {}): Promise<TerminalRunResult> {
     const { signal } = options;
     if (signal?.aborted) throw cancelledBeforeStartError();
-    const planned = await planRun(params, this.planContext());
+    const waitOptions = this.waitOptions(options, 0);
+    this.deps.logger.info(`terminal_run from ${describeCallPath(options.meta, waitOptions.deadline)}`);
+    // A task's client follows it to the end: without a timeout of its own, it waits as long as any call may.
+    const asked = options.meta?.task && params.timeoutMs === undefined ? { ...params, timeoutMs: limits.maxTimeoutMs } : params;
+    const planned = await planRun(asked, this.planContext());
     const checked = await checkCall(planned, {
       ...this.checkEnvironment(options),
-      replan: (_, command) => planRun({ ...params, command }, this.planContext()),
+      replan: (_, command) => planRun({ ...asked, command }, this.planContext()),
     });
     if (checked.kind === 'answer') return checked.result;
     const plan = checked.call;
-    const { servers } = this.deps;
-    const { session, run } = await startRun(plan, { sessions: this.sessions, servers, workspaceFolder: this.deps.workspaceFolder(), ...(signal ? { signal } : {}) });
-    return withSafety(checked, await awaitRun(session, run, plan.wait, { ...options, ...(servers ? { servers } : {}), logger: this.deps.logger }));
+    const previous = await this.unreportedEnd(plan.session);
+    const { session, run } = await startRun(plan, { sessions: this.sessions, servers: this.deps.servers, workspaceFolder: this.deps.workspaceFolder(), ...(signal ? { signal } : {}) });
+    this.reported.set(run, { final: false, cycle: 0 });
+    const result = withSafety(checked, await this.await(session, run, plan.wait, waitOptions, options));
+    return previous ? { ...result, previous: previous.run, message: [result.message, previous.note].filter(Boolean).join(' ') } : result;
   }
 
   /** terminal_state: the current or last run of a terminal, optionally waiting for it. */
@@ -95,9 +132,11 @@ export class TerminalService implements Disposable {
     }
     if (params.wait && run.active) {
       const timeoutMs = callTimeout(params.timeoutMs, this.deps.settings());
-      return awaitRun(session, run, { mode: 'completion', timeoutMs }, { ...options, logger: this.deps.logger });
+      // A server not ready yet is waited on until it is; anything else until it ends, asks, or (a watcher) completes a cycle.
+      const how: WaitHow = this.deps.servers?.awaitsReady(run) ? { mode: 'ready', timeoutMs, readyPattern: undefined } : { mode: 'completion', timeoutMs };
+      return this.await(session, run, how, this.waitOptions(options, this.reported.get(run)?.cycle ?? 0), options);
     }
-    return runResult(run, run.state.kind);
+    return this.noteReported(run, await reportNow(run));
   }
 
   /** terminal_input: type text into a running command (an answer, a key such as Ctrl+C, or a command at a nested shell's prompt), then wait. */
@@ -113,7 +152,8 @@ export class TerminalService implements Disposable {
     if (!run) {
       throw keySentWithoutRunError(params.name);
     }
-    return withSafety(checked, await awaitRun(session, run, { mode: 'completion', timeoutMs }, { ...options, logger: this.deps.logger }));
+    // A key such as "a" to a watcher starts its next cycle: that is what the call waits for.
+    return withSafety(checked, await this.await(session, run, { mode: 'completion', timeoutMs }, this.waitOptions(options, run.cycles), options));
   }
 
   /** terminal_list: every managed terminal that is still open. */
@@ -143,6 +183,14 @@ export class TerminalService implements Disposable {
     });
   }
 
+  /** Ctrl+C to the command running in a managed terminal (the person's Stop, from the views); false when nothing runs there. */
+  interrupt(name: string): boolean {
+    const session = this.sessions.get(name);
+    if (!session?.currentRun?.active || session.closed) return false;
+    session.interrupt();
+    return true;
+  }
+
   /** Shows a managed terminal to the user (used by the views). */
   reveal(name: string): boolean {
     const session = this.sessions.get(name);
@@ -152,6 +200,62 @@ export class TerminalService implements Disposable {
 
   dispose(): void {
     this.sessions.dispose();
+    this.abandonEmitter.dispose();
+  }
+
+  /** How a call waits: before its client's deadline, from the watch cycle its caller last saw. */
+  private waitOptions(options: CallOptions, afterCycle: number): AwaitOptions {
+    const settings = this.deps.settings();
+    const deadline = callDeadline(options.meta, settings.clientTimeoutMs, this.now());
+    return {
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(this.deps.servers ? { servers: this.deps.servers } : {}),
+      ...(deadline ? { deadline } : {}),
+      logger: this.deps.logger,
+      now: this.now,
+      cancelInterrupts: settings.cancelInterrupts,
+      afterCycle,
+    };
+  }
+
+  /** awaitRun, then what the result told the caller, and a cancelled call whose command goes on. */
+  private async await(session: TerminalSession, run: CommandRun, how: WaitHow, waitOptions: AwaitOptions, options: CallOptions): Promise<TerminalRunResult> {
+    const result = this.noteReported(run, await awaitRun(session, run, how, waitOptions));
+    if (result.status === 'cancelled' && run.active) {
+      this.deps.logger.info(`the client cancelled its call; \`${run.command}\` keeps running in terminal "${session.name}"`);
+      this.abandonEmitter.fire({ runId: run.id, terminal: session.name, command: run.command, client: options.meta?.client?.name });
+    }
+    return result;
+  }
+
+  /** Records what a result told its caller about a run terminal_run started. */
+  private noteReported(run: CommandRun, result: TerminalRunResult): TerminalRunResult {
+    const reported = this.reported.get(run);
+    if (reported) {
+      reported.final ||= result.status === 'completed' || result.status === 'terminal_closed' || (result.status === 'cancelled' && !run.active);
+      reported.cycle = Math.max(reported.cycle, result.watch?.cycle ?? 0);
+    }
+    return result;
+  }
+
+  /** The terminal's last run when it ended while no call waited on it: terminal_run says how it ended. */
+  private async unreportedEnd(session: TerminalSession | undefined): Promise<{ run: PreviousRun; note: string } | undefined> {
+    const run = session?.currentRun;
+    const reported = run && this.reported.get(run);
+    if (!session || !run || run.active || !reported || reported.final) return undefined;
+    reported.final = true;
+    const snap = await run.outputSnapshot();
+    const exitCode = exitCodeOf(run.state);
+    const previous: PreviousRun = {
+      command: run.command,
+      status: run.state.kind,
+      ...(exitCode !== undefined ? { exitCode } : {}),
+      durationMs: run.durationMs,
+      output: snap.output.split('\n').slice(-PREVIOUS_TAIL_LINES).join('\n'),
+      ...(snap.outputFile ? { outputFile: snap.outputFile } : {}),
+    };
+    return { run: previous, note: previousRunNote(session.name, run.command, describeEnd(run.state)) };
   }
 
   private planContext(): PlanContext {

@@ -59,10 +59,15 @@ export const DETECTION_FILE_NAMES: ReadonlySet<string> = new Set(
   STACKS.flatMap((s) => s.detectionFiles.map((f) => f.slice(f.lastIndexOf('/') + 1))),
 );
 
+/** Whether a command line asks its tool for watch mode (`--watch`, `-w`, `tsx watch`). */
+export function isWatchCommand(command: string): boolean {
+  return WATCH.test(` ${command.trim()}`);
+}
+
 /** Whether a package.json (or deno.json) script is a long-running dev server or watcher, by its name or its body. */
 export function isDevScript(name: string, body: string): boolean {
   const command = body.trim();
-  if (WATCH.test(` ${command}`)) return true;
+  if (isWatchCommand(command)) return true;
   if (LONG_RUNNING_SCRIPT.test(name)) return !ONE_SHOT.test(command);
   return DEV_SERVER_TOOLS.some((p) => p.test(command));
 }

@@ -33,6 +33,9 @@ export const MENU_ONLY_COMMANDS: readonly string[] = [
   COMMANDS.openUrlInSimpleBrowser,
 ];
 
+/** The MCP clientInfo name of Run a Command's in-process client: its cancels are the person's own. */
+export const RUN_COMMAND_CLIENT = 'terminal-shepherd-run-command';
+
 export const VIEW_CONTAINER_ID = 'terminalShepherd';
 export const PROCESSES_VIEW_ID = 'terminalShepherd.processes';
 

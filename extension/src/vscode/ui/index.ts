@@ -1,7 +1,8 @@
 /**
  * What a VS Code user sees of the process ledger: the Show Processes pick, the Processes view,
  * the status bar item, the commands (Kill Orphans, Show Log, Open Ledger, and the view's row
- * actions) and the orphan notification at startup. extension.ts wires it:
+ * actions), the orphan notification at startup, and the notice that an agent stopped waiting for
+ * a command that keeps running. extension.ts wires it:
  *
  *   context.subscriptions.push(registerProcessUi(deps));
  *   void announceOrphans(deps, (await ledger.start()).orphans);
@@ -15,6 +16,7 @@ import { ProcessActions } from './processActions';
 import { showProcessesPick } from './processesPick';
 import { createProcessesView, type ProcessNode } from './processesView';
 import { createStatusBar } from './statusBar';
+import { announceStoppedWaiting } from './stoppedWaiting';
 import { guarded, inBackground, userAction } from './userFeedback';
 
 export type { ProcessUiDependencies } from './dependencies';
@@ -50,6 +52,7 @@ export function registerProcessUi(deps: ProcessUiDependencies): Disposable {
     feed,
     view,
     createStatusBar(deps, feed),
+    announceStoppedWaiting(deps),
     feed.onDidChange(updateContext),
     register(COMMANDS.showProcesses, 'show the processes', () => showProcessesPick(deps, actions, feed)),
     register(COMMANDS.killOrphans, 'kill the orphaned processes', () => actions.killOrphans({ confirm: true })),

@@ -1,0 +1,25 @@
+/**
+ * A TerminalService over a fake host, with what every service test gives it: the repository's shell
+ * scripts in a private folder, output captured to the settings' limit, a scripted shell probe, a
+ * trusted workspace at /w. A test passes only what differs.
+ */
+import { OutputCapture } from '../../../extension/src/core/output/outputCapture';
+import type { ShepherdSettings } from '../../../extension/src/core/settings';
+import { TerminalService, type TerminalServiceDependencies } from '../../../extension/src/core/service/terminalService';
+import { integrationFilesProvider } from '../../../extension/src/core/terminals/integration/integrationFiles';
+import { collectingLogger, type TempDirs } from '../ledger/helpers';
+import { SHELL_SCRIPTS, ScriptedProbe, type FakeTerminalHost } from '../terminals/fakeTerminalHost';
+
+export function fakeTerminalService(host: FakeTerminalHost, settings: () => ShepherdSettings, dirs: TempDirs, differs: Partial<TerminalServiceDependencies> = {}): TerminalService {
+  return new TerminalService({
+    host,
+    settings,
+    createOutput: () => new OutputCapture({ limitChars: settings().outputLimitChars }),
+    probeShell: new ScriptedProbe().probeShell,
+    workspaceFolder: () => '/w',
+    integrationFiles: integrationFilesProvider(SHELL_SCRIPTS, dirs.make('service-private-')),
+    logger: collectingLogger(),
+    isTrusted: () => true,
+    ...differs,
+  });
+}
