@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The suites that take README pictures (mocha --grep matches their titles). */
-const SUITES = ['what a VS Code user sees', "Copilot's first ten minutes", 'without an agent', 'the question in the chat'];
+const SUITES = ['what a VS Code user sees', "Copilot's first ten minutes", 'without an agent', 'the question in the chat', 'deadline never kills a command'];
 const extra = process.argv.slice(2);
 const grep = extra.includes('--grep') ? [] : ['--grep', SUITES.join('|')];
 const child = spawn(process.execPath, [path.join(repoRoot, '.devtools', 'scripts', 'test.mjs'), '--e2e', ...grep, ...extra], {

@@ -2,6 +2,7 @@
 // `npm test`: installs npm dependencies when needed, then runs in order, stopping at the first
 // failure: build, typecheck, lint, unit tests, integration tests, real-VS-Code e2e tests (code-server;
 // installs it on first use, about 2 minutes), desktop VS Code test (skipped where none exists).
+// A run that changed a tracked file fails, naming it.
 //
 //   npm test                          everything
 //   npm test -- --unit                only unit tests      (also --integration, --e2e, --desktop; combinable)
@@ -9,7 +10,8 @@
 //   npm test -- --no-build            skip the build (e.g. e2e harness tests while dist/ is broken)
 //
 // Plain Node ESM for Node 20; no dependency needed before `npm ci` ran.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -63,7 +65,25 @@ async function step(name, fn) {
   if (!skipped && status !== 0) finish(`${name} failed (exit ${status})`);
 }
 
+/**
+ * The tracked files that differ from HEAD, each with a digest of its content now, so a test that
+ * writes a tracked file (a picture, a fixture) fails the run; undefined outside a git checkout.
+ */
+function trackedChanges() {
+  const names = spawnSync('git', ['diff', 'HEAD', '--name-only', '-z'], { cwd: repoRoot, encoding: 'utf8' });
+  if (names.status !== 0) return undefined;
+  const digest = (name) => (fs.existsSync(name) ? createHash('sha256').update(fs.readFileSync(name)).digest('hex') : 'deleted');
+  return new Map(names.stdout.split('\0').filter(Boolean).map((name) => [name, digest(name)]));
+}
+// `npm run screenshots` retakes the tracked pictures on purpose.
+const changesBefore = process.env.TS_UPDATE_SCREENSHOTS === '1' ? undefined : trackedChanges();
+
 function finish(failure) {
+  const changesAfter = changesBefore && !failure ? trackedChanges() : undefined;
+  const written = changesAfter ? [...new Set([...changesBefore.keys(), ...changesAfter.keys()])].filter((name) => changesBefore.get(name) !== changesAfter.get(name)) : [];
+  if (written.length > 0) {
+    failure = `the tests changed tracked files (npm test leaves the tree as it was: pictures go to test-results/, \`npm run screenshots\` updates media/ on purpose): ${written.join(', ')}`;
+  }
   say('=== summary ===');
   for (const r of results) process.stderr.write(`  ${r.skipped ? 'SKIP' : r.ok ? 'PASS' : 'FAIL'}  ${r.name.padEnd(36)} ${r.secs.padStart(6)} s\n`);
   if (failure) {

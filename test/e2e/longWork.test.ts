@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { TerminalRunResult } from '../../common/src/protocol';
-import { repoRoot, toolText } from '../support/mcpClient';
+import { toolText } from '../support/mcpClient';
+import { readmeScreenshot } from '../support/screenshots';
 import { procStartTicks as procStart } from '../support/procStat';
 import { alive, openShepherdWindow, suiteWindow, waitFor } from '../support/shepherdE2e';
 import { invokeThroughVsCode, startVsCodeMcpServer, type VsCodeToolNames } from '../support/vscodeMcp';
@@ -105,7 +106,7 @@ describe("long work in a real VS Code: a client's deadline never kills a command
       assert.match(await note.innerText(), /The agent stopped waiting for `sleep 300`, which keeps running in terminal "vsc-stop"/);
       assert.ok(alive(sleep), 'Stop stopped the waiting, not the command');
       await page.mouse.move(700, 300);
-      await win.vscode.screenshot(path.join(repoRoot, 'media', 'screenshots', 'stopped-waiting.png'));
+      await win.vscode.screenshot(readmeScreenshot('stopped-waiting.png'));
       assert.equal((await stopped).text, '', 'the call itself was cancelled');
       await note.locator('.monaco-button', { hasText: 'Stop It' }).click();
       await waitFor('the sleep to end with Ctrl+C', 10_000, () => !alive(sleep));
