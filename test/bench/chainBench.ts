@@ -101,7 +101,7 @@ export async function runChainBench(options: { runs?: number; megabytes?: number
   await ensureVsCode();
   // Both the floor's terminal and ours stay hidden: a visible terminal costs the workbench's
   // rendering on every command (it doubled both round trips in headless Chromium).
-  const win = await openShepherdWindow({ label: 'bench', settings: { 'terminalShepherd.terminal.revealOnCreate': false } });
+  const win = await openShepherdWindow({ label: 'bench', userLogLevel: true, settings: { 'terminalShepherd.terminal.revealOnCreate': false } });
   try {
     const ev = <T>(code: string, timeoutMs = 300_000) => win.vscode.driver.evaluate<T>(code, { timeoutMs });
     // Warm both paths (first terminal creation, JIT) before measuring.

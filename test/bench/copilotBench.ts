@@ -54,7 +54,7 @@ export async function runCopilotBench(options: { runs?: number } = {}): Promise<
   // terminal costs the workbench's rendering on every command.
   const vsc = await launchVsCode({
     workspace: makeWorkspace(),
-    settings: { ...E2E_SETTINGS, 'terminalShepherd.terminal.revealOnCreate': false },
+    settings: { ...E2E_SETTINGS, 'terminalShepherd.log.level': 'info', 'terminalShepherd.terminal.revealOnCreate': false },
     label: 'bench-copilot',
     ...scriptedChatLaunch([repoRoot]),
   });

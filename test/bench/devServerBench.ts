@@ -57,7 +57,7 @@ function serverCommand(port: number, delayMs: number, printUrl: boolean): string
 export async function runReadyChainBench(options: { runs?: number } = {}): Promise<ReadyChainResult> {
   const runs = options.runs ?? 15;
   await ensureVsCode();
-  const win = await openShepherdWindow({ label: 'bench-ready', settings: { 'terminalShepherd.terminal.revealOnCreate': false } });
+  const win = await openShepherdWindow({ label: 'bench-ready', userLogLevel: true, settings: { 'terminalShepherd.terminal.revealOnCreate': false } });
   try {
     const once = async (printUrl: boolean): Promise<number> => {
       const port = await freePort();

@@ -69,7 +69,7 @@ export async function runLongWorkBench(options: { runs?: number; buildSeconds?: 
   const deadlineMs = options.deadlineMs ?? 5000;
   await ensureVsCode();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tshep-bench-long-'));
-  const win = await openShepherdWindow({ label: 'bench-long', settings: { 'terminalShepherd.terminal.revealOnCreate': false } });
+  const win = await openShepherdWindow({ label: 'bench-long', userLogLevel: true, settings: { 'terminalShepherd.terminal.revealOnCreate': false } });
   let short: McpSession | undefined;
   try {
     // Watcher: summary printed -> `watching` in the client's hands.

@@ -80,7 +80,7 @@ const PTY_FLOOR = (shellPath: string, runs: number): string => `
 
 export async function runStrategyBench(runs = 30): Promise<StrategyBenchResult[]> {
   await ensureVsCode();
-  const win = await openShepherdWindow({ label: 'bench-strategies', settings: { 'terminalShepherd.terminal.revealOnCreate': true } });
+  const win = await openShepherdWindow({ label: 'bench-strategies', userLogLevel: true, settings: { 'terminalShepherd.terminal.revealOnCreate': true } });
   const results: StrategyBenchResult[] = [];
   try {
     for (const c of CASES.filter((x) => existsSync(x.shellPath))) {

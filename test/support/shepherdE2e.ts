@@ -89,18 +89,26 @@ export interface ShepherdWindow {
 }
 
 export async function openShepherdWindow(
-  options: { workspace?: string; settings?: Record<string, unknown>; machineSettings?: Record<string, unknown>; label?: string; launch?: Partial<LaunchOptions> } = {},
+  options: {
+    workspace?: string;
+    settings?: Record<string, unknown>;
+    machineSettings?: Record<string, unknown>;
+    label?: string;
+    launch?: Partial<LaunchOptions>;
+    /** Logs at the levels a person has (info): what benchmarks measure. Tests log debug lines for their artifacts. */
+    userLogLevel?: boolean;
+  } = {},
 ): Promise<ShepherdWindow> {
   const workspace = options.workspace ?? makeWorkspace();
   const vscode = await launchVsCode({
     workspace,
     extensions: [repoRoot],
-    settings: { ...E2E_SETTINGS, ...options.settings },
+    settings: { ...E2E_SETTINGS, ...(options.userLogLevel ? { 'terminalShepherd.log.level': 'info' } : {}), ...options.settings },
     machineSettings: { ...E2E_MACHINE_SETTINGS, ...options.machineSettings },
     label: options.label ?? 'shepherd',
     // The extension's log channel keeps debug lines only at VS Code's debug level: a failed test's
     // kept log then shows every execution, marker and probe that decided its run.
-    serverArgs: ['--log', 'debug'],
+    ...(options.userLogLevel ? {} : { serverArgs: ['--log', 'debug'] }),
     ...options.launch,
   });
   try {
