@@ -3,7 +3,9 @@
 // once into a cache under .vscode-test/, see test/support/npmFixture.ts), run the way an agent runs
 // them, in completion mode. Each returns `watching` with the right pass/fail counts while its
 // process goes on (checked in /proc); editing a test file (the test writes it) and calling
-// terminal_state reports the next cycle; a second copy is never started; `q` stops it.
+// terminal_state reports the next cycle; a second copy is never started; `q` stops it. The window
+// has a person's environment, without the CI variables of the machine the tests run on (on which
+// vitest would not watch); one test sets CI itself for jest.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -86,5 +88,16 @@ describe('test runners in watch mode in a real VS Code: watching, the next cycle
     assert.ok(alive(pid), 'the same jest goes on watching');
     const stopped = await win.run('terminal_input', { name: 'jest', text: 'q', enter: false });
     assert.equal(stopped.status, 'completed');
+  });
+
+  it('with CI set jest --watch prints no usage block and still returns watching; q quits it', async () => {
+    const r = await win.run('terminal_run', { command: 'CI=true npx jest --watch', cwd: 'tests', name: 'jest-ci', timeout: 120_000 });
+    assert.equal(r.status, 'watching', JSON.stringify(r));
+    assert.doesNotMatch(r.output, /Watch Usage/);
+    assert.deepEqual(counts(r), [4, undefined]);
+    const pid = await runnerPid('jest-ci', /jest/);
+    const stopped = await win.run('terminal_input', { name: 'jest-ci', text: 'q', enter: false });
+    assert.equal(stopped.status, 'completed');
+    assert.ok(!alive(pid), `jest (pid ${pid}) is gone after q`);
   });
 });

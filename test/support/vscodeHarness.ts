@@ -456,11 +456,18 @@ export interface CodeServerDirs {
   logFile: string;
 }
 
-/** Environment for code-server: ours minus what belongs to an enclosing npm, node or VS Code. */
+/**
+ * The variables by which tools tell a CI machine (ci-info for jest, std-env for vitest): on one,
+ * vitest runs once instead of watching and jest watches without its usage block. A person's VS Code
+ * has none of them, so the window the tests drive has none either, wherever the tests run.
+ */
+const CI_MARKERS = /^(CI|CI_\w+|CONTINUOUS_INTEGRATION|BUILD_ID|BUILD_NUMBER|RUN_ID|GITHUB_ACTIONS|GITLAB_CI|BUILDKITE|CIRCLECI|TRAVIS|JENKINS_URL|TF_BUILD|TEAMCITY_VERSION|APPVEYOR|DRONE|SEMAPHORE|CODEBUILD_BUILD_ID|BITBUCKET_BUILD_NUMBER)$/;
+
+/** Environment for code-server: ours minus what belongs to an enclosing npm, node, VS Code or CI machine. */
 export function codeServerEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (/^(npm_|VSCODE_|ELECTRON_|TS_TEST_DRIVER_|TS_HARNESS_)/i.test(k)) continue;
+    if (/^(npm_|VSCODE_|ELECTRON_|TS_TEST_DRIVER_|TS_HARNESS_)/i.test(k) || CI_MARKERS.test(k)) continue;
     if (['NODE_OPTIONS', 'INIT_CWD', 'TERM_PROGRAM', 'TERM_PROGRAM_VERSION', 'GIT_ASKPASS'].includes(k)) continue;
     env[k] = v;
   }

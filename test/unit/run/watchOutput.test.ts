@@ -1,6 +1,6 @@
 /**
  * Watchers' cycle ends and summaries on output recorded from the real tools (test/fixtures/
- * watchers/: vitest 4, jest 30, webpack 5, rollup 4, vite 7 build --watch, nodemon 3, node 20
+ * watchers/: vitest 4, jest 30 (also with CI set), webpack 5, rollup 4, vite 7 build --watch, nodemon 3, node 20
  * --watch, rendered as the terminal shows them; tsc 5 from fixtures/servers/), and on lines quoted
  * from the sources of tools these machines cannot install (cargo-watch, Karma for ng test).
  */
@@ -45,6 +45,17 @@ describe('watchers: cycle ends and summaries', () => {
     assert.equal(isShortcutHint(' › Press Enter to trigger a test run.'), true);
     assert.equal(isShortcutHint('Watch Usage: Press w to show more.'), true);
     assert.equal(isShortcutHint('Press Enter to continue.'), false);
+  });
+
+  it('jest --watch with CI set (no usage block): its last summary line ends a cycle, only for a command line that watches', () => {
+    const lines = recorded('jest-30-watch-ci.txt');
+    const end = findCycleEnd('npx jest --watch', lines);
+    assert.equal(end?.watcher.tool, 'jest');
+    assert.deepEqual([end?.passed, end?.failed], [3, 1]);
+    assert.equal(end?.watcher.stop?.text, 'q', 'it still reads keys');
+    assert.equal(findCycleEnd('npx jest --watchAll=true', lines)?.watcher.tool, 'jest');
+    assert.equal(findCycleEnd('npx jest', lines), undefined, 'a one-shot run prints the same line, then exits');
+    assert.equal(findCycleEnd('npx jest --watch', [...lines, 'Determining test suites to run...']), undefined, 'the next cycle has begun');
   });
 
   it('tsc --watch: its line ends a cycle with the error count; a new compilation after it is a new cycle, not this one', () => {

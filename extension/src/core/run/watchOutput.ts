@@ -38,6 +38,15 @@ export interface Watcher {
 
 const quit: WatchKey = { text: 'q', enter: false, does: 'quits' };
 const ngTest = (command: string): boolean => /\b(ng\s+test|karma\s+start)\b/.test(command) && !/--(no-watch|watch[=\s]+false|single-run)\b/.test(command);
+/** What jest's two ways of ending a cycle share. */
+const jest = {
+  tool: 'jest',
+  summary: [/^Test Suites:\s/, /^Tests:\s/, /^No tests found\b/],
+  counts: /^Tests:\s/,
+  stop: quit,
+  rerun: { text: 'a', enter: false, does: 'runs all tests' },
+} as const;
+const jestWatch = (command: string): boolean => /(^|\s)--watch(All)?(\s|=|$)/.test(command);
 const nodeWatch = (command: string): boolean => /(^|\s)node\s+(.*\s)?--watch(-path)?\b/.test(command);
 
 /** Known watchers, the first whose banner matches wins. */
@@ -52,16 +61,12 @@ export const WATCHERS: readonly Watcher[] = [
     stop: quit,
     rerun: { text: 'a', enter: false, does: 're-runs all tests' },
   },
-  {
-    tool: 'jest',
-    // The usage block after the first run, "Watch Usage: Press w to show more." after later ones.
-    banner: /^\s*Watch Usage\b/,
-    within: 9,
-    summary: [/^Test Suites:\s/, /^Tests:\s/, /^No tests found\b/],
-    counts: /^Tests:\s/,
-    stop: quit,
-    rerun: { text: 'a', enter: false, does: 'runs all tests' },
-  },
+  // The usage block after the first run, "Watch Usage: Press w to show more." after later ones.
+  { ...jest, banner: /^\s*Watch Usage\b/, within: 9 },
+  // Without a TTY or with CI set jest watches just the same but prints no usage block (it still
+  // reads keys): its summary's last line ends the cycle, for a command line that asks to watch,
+  // since a one-shot run prints it too and exits.
+  { ...jest, banner: /^Ran all test suites\b/, within: 1, when: jestWatch },
   { tool: 'tsc --watch', banner: /\bWatching for file changes\.$/, within: 1, restart: /File change detected\./, summary: [/\bFound \d+ errors?\b/] },
   { tool: 'webpack --watch', banner: /\bwebpack [\d.]+ compiled\b/, within: 2, when: isWatchCommand, summary: [/\bwebpack [\d.]+ compiled\b/] },
   { tool: 'esbuild --watch', banner: /\[watch\] build finished, watching for changes/, within: 1, summary: [/\berror\b.*\d/i, /\[watch\] build finished/] },
