@@ -1,6 +1,6 @@
 /**
  * One smoke test of the built bundle over stdio (the tools themselves are tested from source in
- * mcpTools.test.ts), and what depends on the process: its environment and its streams.
+ * the mcpTools*.test.ts files), and what depends on the process: its environment and its streams.
  */
 import assert from 'node:assert/strict';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';

@@ -17,7 +17,8 @@ export function fakeTerminalService(host: FakeTerminalHost, settings: () => Shep
     createOutput: () => new OutputCapture({ limitChars: settings().outputLimitChars }),
     probeShell: new ScriptedProbe().probeShell,
     workspaceFolder: () => '/w',
-    integrationFiles: integrationFilesProvider(SHELL_SCRIPTS, dirs.make('service-private-')),
+    // Only a test that brings none gets a private folder of its own.
+    integrationFiles: differs.integrationFiles ?? integrationFilesProvider(SHELL_SCRIPTS, dirs.make('service-private-')),
     logger: collectingLogger(),
     isTrusted: () => true,
     ...differs,

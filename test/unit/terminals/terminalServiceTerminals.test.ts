@@ -1,0 +1,290 @@
+/**
+ * TerminalService against a fake TerminalHost (terminalServiceSupport.ts): which terminal a call
+ * gets, and what the registry says of its terminals. A busy terminal is refused, naming why (a
+ * run, another call starting one or changing its directory, a command the user typed, a job in
+ * the foreground), with nothing typed into it. The cwd: a new terminal starts there, an existing
+ * one moves with cd or Set-Location, a missing or failing directory is refused. terminal_state for
+ * an unknown name, terminal_list, reveal, and the ends of the strategy fallback (the extension's
+ * own pseudoterminal, or an error naming each strategy tried).
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { BridgeErrorCode } from '../../../extension/src/core/errors';
+import { OutputCapture } from '../../../extension/src/core/output/outputCapture';
+import { TerminalService } from '../../../extension/src/core/service/terminalService';
+import { collectingLogger, waitFor } from '../ledger/helpers';
+import { idleShell } from './fakeTerminalHost';
+import { busyTail, executionsIn, host, jobInForeground, probe, rejectsWith, script, service, setup, terminalServiceHooks, testSettings, withoutDuration, workspace } from './terminalServiceSupport';
+
+describe('TerminalService against a fake TerminalHost', () => {
+  terminalServiceHooks();
+
+  describe('busy terminals', () => {
+    it('refuses a second run while the first is active, naming the running command', async () => {
+      script(host);
+      const first = service.run({ command: 'sleep 5' });
+      const terminal = await executionsIn(host, 'default', 1);
+      await rejectsWith(
+        service.run({ command: 'ls' }),
+        BridgeErrorCode.TerminalBusy,
+        /^Terminal "default" is busy: `sleep 5` is running \(started [\d.]+ m?s ago\)\. Use another name/,
+      );
+      terminal.current.end(0);
+      assert.equal((await first).status, 'completed');
+      assert.deepEqual(
+        terminal.executions.map((e) => e.commandLine),
+        ['sleep 5'],
+        'nothing was typed into the busy terminal',
+      );
+    });
+
+    it('refuses a run while another call is still creating the terminal', async () => {
+      let integrationReady!: (ready: boolean) => void;
+      host.shellIntegration = new Promise<boolean>((resolve) => (integrationReady = resolve));
+      script(host, { first: ['', 0] });
+      const first = service.run({ command: 'first' });
+      await waitFor('the terminal to be created', () => host.terminals.length === 1);
+      await rejectsWith(
+        service.run({ command: 'second' }),
+        BridgeErrorCode.TerminalBusy,
+        `Terminal "default" is busy: another call is starting a command there right now. ${busyTail}`,
+      );
+      integrationReady(true);
+      assert.equal((await first).status, 'completed');
+      assert.equal(host.terminals.length, 1);
+      assert.deepEqual(
+        host.last.executions.map((e) => e.commandLine),
+        ['first'],
+      );
+    });
+
+    it('refuses a run while another call holds the terminal to change its directory', async () => {
+      script(host, { first: ['', 0] });
+      await service.run({ command: 'first' });
+      const sub = path.join(workspace, 'sub');
+      host.onExecute = (execution) => {
+        if (execution.commandLine.startsWith('cd ')) execution.start();
+        else execution.complete('', 0);
+      };
+      const second = service.run({ command: 'ls', cwd: 'sub' });
+      const terminal = await executionsIn(host, 'default', 2);
+      await rejectsWith(
+        service.run({ command: 'pwd' }),
+        BridgeErrorCode.TerminalBusy,
+        `Terminal "default" is busy: another call is starting a command there right now. ${busyTail}`,
+      );
+      terminal.cwd = sub;
+      terminal.current.end(0);
+      assert.equal((await second).status, 'completed');
+      assert.deepEqual(
+        terminal.executions.map((e) => e.commandLine),
+        ['first', `cd -- '${sub}'`, 'ls'],
+      );
+    });
+
+    it('treats a command the user typed as busy until its end', async () => {
+      script(host, { first: ['', 0], second: ['ok\r\n', 0] });
+      await service.run({ command: 'first' });
+      const typed = host.last.typed('npm run dev');
+      typed.start();
+      await rejectsWith(
+        service.run({ command: 'second' }),
+        BridgeErrorCode.TerminalBusy,
+        `Terminal "default" is busy: \`npm run dev\` is running (typed in the terminal, not started by Terminal Shepherd). ${busyTail}`,
+      );
+      assert.equal(service.list()[0]?.busy, true);
+      typed.end(0);
+      const result = await service.run({ command: 'second' });
+      assert.equal(result.status, 'completed');
+      assert.equal(result.output, 'ok');
+    });
+
+    it("refuses a terminal whose foreground the OS sees held by a job, with the job's command", async () => {
+      script(host, { first: ['', 0], second: ['', 0] });
+      await service.run({ command: 'first' });
+      probe.activity = jobInForeground('vim notes.txt');
+      await rejectsWith(
+        service.run({ command: 'second' }),
+        BridgeErrorCode.TerminalBusy,
+        `Terminal "default" is busy: \`vim notes.txt\` holds the terminal's foreground. ${busyTail}`,
+      );
+      probe.activity = jobInForeground();
+      await rejectsWith(
+        service.run({ command: 'second' }),
+        BridgeErrorCode.TerminalBusy,
+        `Terminal "default" is busy: a program holds the terminal's foreground. ${busyTail}`,
+      );
+      assert.equal(host.last.executions.length, 1);
+      probe.activity = idleShell;
+      assert.equal((await service.run({ command: 'second' })).status, 'completed');
+    });
+  });
+
+  describe('cwd', () => {
+    it('starts a new terminal in a cwd relative to the workspace folder, with no cd', async () => {
+      script(host, { ls: ['a.txt\r\n', 0] });
+      const result = await service.run({ command: 'ls', cwd: 'sub' });
+      assert.equal(result.output, 'a.txt');
+      assert.equal(host.last.options.cwd, path.join(workspace, 'sub'));
+      assert.deepEqual(
+        host.last.executions.map((e) => e.commandLine),
+        ['ls'],
+      );
+    });
+
+    it('refuses a missing directory or a file, before any terminal is created', async () => {
+      writeFileSync(path.join(workspace, 'notes.txt'), 'x');
+      await rejectsWith(
+        service.run({ command: 'ls', cwd: 'missing' }),
+        BridgeErrorCode.InvalidInput,
+        `cwd "missing" (${path.join(workspace, 'missing')}) does not exist. Give an existing directory, absolute or relative to the workspace folder.`,
+      );
+      await rejectsWith(
+        service.run({ command: 'ls', cwd: path.join(workspace, 'notes.txt') }),
+        BridgeErrorCode.InvalidInput,
+        `cwd "${path.join(workspace, 'notes.txt')}" (${path.join(workspace, 'notes.txt')}) is not a directory. Give an existing directory, absolute or relative to the workspace folder.`,
+      );
+      assert.equal(host.terminals.length, 0);
+    });
+
+    it('refuses a relative cwd when no folder is open', async () => {
+      setup({ noWorkspace: true });
+      await rejectsWith(
+        service.run({ command: 'ls', cwd: 'sub' }),
+        BridgeErrorCode.InvalidInput,
+        'cwd "sub" is relative but no workspace folder is open; give an absolute path.',
+      );
+    });
+
+    it('moves an existing bash terminal with its own cd execution, and reports only the command', async () => {
+      const dir = path.join(workspace, "it's here");
+      mkdirSync(dir);
+      host.onExecute = (execution, terminal) => {
+        if (execution.commandLine.startsWith('cd ')) {
+          terminal.cwd = dir;
+          execution.complete('', 0);
+        } else {
+          execution.complete(`${execution.commandLine} output\r\n`, 0);
+        }
+      };
+      await service.run({ command: 'first' });
+      const result = await service.run({ command: 'ls', cwd: dir });
+      assert.deepEqual(withoutDuration(result), { status: 'completed', output: 'ls output', exitCode: 0, exitCodeSource: 'shell', name: 'default', command: 'ls', pid: 1001, strategy: 'vscode' });
+      // Already there: no second cd.
+      await service.run({ command: 'pwd', cwd: "it's here" });
+      assert.deepEqual(
+        host.last.executions.map((e) => e.commandLine),
+        ['first', `cd -- '${workspace}/it'\\''s here'`, 'ls', 'pwd'],
+      );
+    });
+
+    it('moves an existing PowerShell terminal with Set-Location', async () => {
+      setup({ settings: { shellPath: 'C:\\Program Files\\PowerShell\\7\\pwsh.exe' } });
+      const sub = path.join(workspace, 'sub');
+      const commands: string[] = [];
+      host.onExecute = (execution, terminal) => {
+        // PowerShell commands go through a file (see "PowerShell exit codes"); with our integration it holds the command alone.
+        const name = /(c-[0-9a-f]+\.ps1)/.exec(execution.commandLine)![1]!;
+        commands.push(readFileSync(path.join(terminal.options.env!.TSHEP_R!, name), 'utf8').trimEnd());
+        execution.complete('', 0);
+      };
+      await service.run({ command: 'first' });
+      await service.run({ command: 'Get-ChildItem', cwd: 'sub' });
+      assert.deepEqual(commands, ['first', `Set-Location -LiteralPath '${sub}'`, 'Get-ChildItem']);
+    });
+
+    it('fails with InvalidInput when the cd fails, and leaves the terminal usable', async () => {
+      const sub = path.join(workspace, 'sub');
+      host.onExecute = (execution) => {
+        if (execution.commandLine.startsWith('cd ')) execution.complete(`bash: cd: ${sub}: Permission denied\r\n`, 1);
+        else execution.complete('', 0);
+      };
+      await service.run({ command: 'first' });
+      await rejectsWith(
+        service.run({ command: 'ls', cwd: 'sub' }),
+        BridgeErrorCode.InvalidInput,
+        `Could not change terminal "default" to cwd "${sub}" (completed, exit code 1): bash: cd: ${sub}: Permission denied`,
+      );
+      assert.deepEqual(
+        host.last.executions.map((e) => e.commandLine),
+        ['first', `cd -- '${sub}'`],
+        'the command was not sent after the failed cd',
+      );
+      assert.equal((await service.run({ command: 'pwd' })).status, 'completed');
+    });
+  });
+
+  describe('terminal_state, terminal_list and reveal', () => {
+    it('names the known terminals when asked for an unknown one', async () => {
+      const notFound = (known: string): string => `No terminal named "nope". ${known} terminal_run creates a terminal for a new name.`;
+      await rejectsWith(service.state({ name: 'nope' }), BridgeErrorCode.TerminalNotFound, notFound('No managed terminal exists yet.'));
+      script(host, { ls: ['', 0] });
+      await service.run({ command: 'ls' });
+      await service.run({ command: 'ls', name: 'build' });
+      await rejectsWith(service.state({ name: 'nope' }), BridgeErrorCode.TerminalNotFound, notFound('Managed terminals: "default", "build".'));
+    });
+
+    it('falls back to the extension-owned terminal when no shell integration activates', async function () {
+      if (process.platform !== 'linux') this.skip();
+      host.shellIntegration = false;
+      const result = await service.run({ command: 'echo via-pty; sh -c "exit 6"' });
+      assert.deepEqual([result.status, result.output, result.exitCode, result.strategy], ['completed', 'via-pty', 6, 'pseudoterminal']);
+      assert.deepEqual(host.terminals.map((t) => t.disposed), [true, true], "VS Code's and ours were tried and closed");
+      assert.equal(host.pseudoterminals.length, 1);
+    });
+
+    it('fails with ShellIntegrationUnavailable, naming each strategy tried, when no strategy works', async () => {
+      setup();
+      const failing = new TerminalService({
+        host,
+        settings: () => testSettings,
+        createOutput: () => new OutputCapture({ limitChars: testSettings.outputLimitChars }),
+        probeShell: probe.probeShell,
+        workspaceFolder: () => workspace,
+        integrationFiles: () => Promise.reject(new Error('disk full')),
+        logger: collectingLogger(),
+        isTrusted: () => true,
+      });
+      host.shellIntegration = false;
+      try {
+        await rejectsWith(
+          failing.run({ command: 'ls' }),
+          BridgeErrorCode.ShellIntegrationUnavailable,
+          'Terminal "default" could not be opened in a way that shows when commands end (shell /bin/bash): ' +
+            'vscode: shell integration did not activate within 1000 ms; shepherd: its scripts could not be written (disk full); ' +
+            'pseudoterminal: no private folder for its command files (disk full). ' +
+            'Choose another shell with terminalShepherd.terminal.shellPath, or set terminalShepherd.terminal.strategy to "pseudoterminal", then retry.',
+        );
+        assert.deepEqual(host.terminals.map((t) => t.disposed), [true]);
+        assert.deepEqual(failing.list(), []);
+        await rejectsWith(failing.state({ name: 'default' }), BridgeErrorCode.TerminalNotFound, /^No terminal named "default"\. No managed terminal exists yet\./);
+      } finally {
+        failing.dispose();
+      }
+    });
+
+    it('lists every open terminal: name, busy, pid, cwd, command, status and exit code', async () => {
+      script(host, { false: ['', 1] });
+      await service.run({ command: 'false' });
+      await service.run({ command: 'npm run dev', name: 'dev', waitMode: 'background' });
+      assert.deepEqual(service.list(), [
+        { name: 'default', busy: false, shellIntegration: true, shell: 'bash', strategy: 'vscode', pid: 1001, cwd: workspace, command: 'false', status: 'completed', exitCode: 1 },
+        { name: 'dev', busy: true, shellIntegration: true, shell: 'bash', strategy: 'vscode', pid: 1002, cwd: workspace, command: 'npm run dev', status: 'running' },
+      ]);
+      host.last.close(undefined);
+      assert.deepEqual(
+        service.list().map((t) => t.name),
+        ['default'],
+      );
+    });
+
+    it('reveals a managed terminal to the user, and says when there is none', async () => {
+      script(host, { ls: ['', 0] });
+      await service.run({ command: 'ls' });
+      assert.equal(service.reveal('default'), true);
+      assert.equal(service.reveal('nope'), false);
+      assert.deepEqual(host.last.shown, [false]);
+    });
+  });
+});
