@@ -3,18 +3,22 @@
  * each shell and how its exit code comes back. VS Code's shell integration, or Terminal Shepherd's
  * own when VS Code's does not activate or injection is off; dash through $ENV; the run's own
  * execution told from stray ones and from a redrawn prompt; a multi-line command through a private
- * file. PowerShell's exit codes (recorded sequences) through either integration, and cmd.exe's
+ * file; the ends of the fallback (the extension's own pseudoterminal, or an error naming each
+ * strategy tried). PowerShell's exit codes (recorded sequences) through either integration, and cmd.exe's
  * batch-job question after Ctrl+C.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { BridgeErrorCode } from '../../../extension/src/core/errors';
+import { OutputCapture } from '../../../extension/src/core/output/outputCapture';
 import { batchJobAnswer } from '../../../extension/src/core/run/batchJobPrompt';
+import { TerminalService } from '../../../extension/src/core/service/terminalService';
 import { pwshReportingFileText } from '../../../extension/src/core/terminals/commandText';
 import { managedEnv } from '../../../extension/src/core/terminals/integration/integrationLaunch';
-import { waitFor } from '../ledger/helpers';
+import { collectingLogger, waitFor } from '../ledger/helpers';
 import type { FakeTerminal } from './fakeTerminalHost';
-import { files, host, script, service, setup, terminalServiceHooks } from './terminalServiceSupport';
+import { files, host, probe, rejectsWith, script, service, setup, terminalServiceHooks, testSettings, workspace } from './terminalServiceSupport';
 
 describe('TerminalService against a fake TerminalHost', () => {
   terminalServiceHooks();
@@ -90,6 +94,45 @@ describe('TerminalService against a fake TerminalHost', () => {
       const result = await service.run({ command: 'cat <<EOF\nline one\nEOF\n(exit 4)\n' });
       assert.deepEqual([result.output, result.exitCode, result.command], ['line one', 4, 'cat <<EOF\nline one\nEOF\n(exit 4)\n']);
       await waitFor('the temp file to be removed', () => !existsSync(file));
+    });
+
+    it('falls back to the extension-owned terminal when no shell integration activates', async function () {
+      if (process.platform !== 'linux') this.skip();
+      host.shellIntegration = false;
+      const result = await service.run({ command: 'echo via-pty; sh -c "exit 6"' });
+      assert.deepEqual([result.status, result.output, result.exitCode, result.strategy], ['completed', 'via-pty', 6, 'pseudoterminal']);
+      assert.deepEqual(host.terminals.map((t) => t.disposed), [true, true], "VS Code's and ours were tried and closed");
+      assert.equal(host.pseudoterminals.length, 1);
+    });
+
+    it('fails with ShellIntegrationUnavailable, naming each strategy tried, when no strategy works', async () => {
+      setup();
+      const failing = new TerminalService({
+        host,
+        settings: () => testSettings,
+        createOutput: () => new OutputCapture({ limitChars: testSettings.outputLimitChars }),
+        probeShell: probe.probeShell,
+        workspaceFolder: () => workspace,
+        integrationFiles: () => Promise.reject(new Error('disk full')),
+        logger: collectingLogger(),
+        isTrusted: () => true,
+      });
+      host.shellIntegration = false;
+      try {
+        await rejectsWith(
+          failing.run({ command: 'ls' }),
+          BridgeErrorCode.ShellIntegrationUnavailable,
+          'Terminal "default" could not be opened in a way that shows when commands end (shell /bin/bash): ' +
+            'vscode: shell integration did not activate within 1000 ms; shepherd: its scripts could not be written (disk full); ' +
+            'pseudoterminal: no private folder for its command files (disk full). ' +
+            'Choose another shell with terminalShepherd.terminal.shellPath, or set terminalShepherd.terminal.strategy to "pseudoterminal", then retry.',
+        );
+        assert.deepEqual(host.terminals.map((t) => t.disposed), [true]);
+        assert.deepEqual(failing.list(), []);
+        await rejectsWith(failing.state({ name: 'default' }), BridgeErrorCode.TerminalNotFound, /^No terminal named "default"\. No managed terminal exists yet\./);
+      } finally {
+        failing.dispose();
+      }
     });
   });
 

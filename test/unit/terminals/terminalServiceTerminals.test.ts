@@ -4,18 +4,15 @@
  * run, another call starting one or changing its directory, a command the user typed, a job in
  * the foreground), with nothing typed into it. The cwd: a new terminal starts there, an existing
  * one moves with cd or Set-Location, a missing or failing directory is refused. terminal_state for
- * an unknown name, terminal_list, reveal, and the ends of the strategy fallback (the extension's
- * own pseudoterminal, or an error naming each strategy tried).
+ * an unknown name, terminal_list and reveal.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { BridgeErrorCode } from '../../../extension/src/core/errors';
-import { OutputCapture } from '../../../extension/src/core/output/outputCapture';
-import { TerminalService } from '../../../extension/src/core/service/terminalService';
-import { collectingLogger, waitFor } from '../ledger/helpers';
+import { waitFor } from '../ledger/helpers';
 import { idleShell } from './fakeTerminalHost';
-import { busyTail, executionsIn, host, jobInForeground, probe, rejectsWith, script, service, setup, terminalServiceHooks, testSettings, withoutDuration, workspace } from './terminalServiceSupport';
+import { busyTail, executionsIn, host, jobInForeground, probe, rejectsWith, script, service, setup, terminalServiceHooks, withoutDuration, workspace } from './terminalServiceSupport';
 
 describe('TerminalService against a fake TerminalHost', () => {
   terminalServiceHooks();
@@ -223,45 +220,6 @@ describe('TerminalService against a fake TerminalHost', () => {
       await service.run({ command: 'ls' });
       await service.run({ command: 'ls', name: 'build' });
       await rejectsWith(service.state({ name: 'nope' }), BridgeErrorCode.TerminalNotFound, notFound('Managed terminals: "default", "build".'));
-    });
-
-    it('falls back to the extension-owned terminal when no shell integration activates', async function () {
-      if (process.platform !== 'linux') this.skip();
-      host.shellIntegration = false;
-      const result = await service.run({ command: 'echo via-pty; sh -c "exit 6"' });
-      assert.deepEqual([result.status, result.output, result.exitCode, result.strategy], ['completed', 'via-pty', 6, 'pseudoterminal']);
-      assert.deepEqual(host.terminals.map((t) => t.disposed), [true, true], "VS Code's and ours were tried and closed");
-      assert.equal(host.pseudoterminals.length, 1);
-    });
-
-    it('fails with ShellIntegrationUnavailable, naming each strategy tried, when no strategy works', async () => {
-      setup();
-      const failing = new TerminalService({
-        host,
-        settings: () => testSettings,
-        createOutput: () => new OutputCapture({ limitChars: testSettings.outputLimitChars }),
-        probeShell: probe.probeShell,
-        workspaceFolder: () => workspace,
-        integrationFiles: () => Promise.reject(new Error('disk full')),
-        logger: collectingLogger(),
-        isTrusted: () => true,
-      });
-      host.shellIntegration = false;
-      try {
-        await rejectsWith(
-          failing.run({ command: 'ls' }),
-          BridgeErrorCode.ShellIntegrationUnavailable,
-          'Terminal "default" could not be opened in a way that shows when commands end (shell /bin/bash): ' +
-            'vscode: shell integration did not activate within 1000 ms; shepherd: its scripts could not be written (disk full); ' +
-            'pseudoterminal: no private folder for its command files (disk full). ' +
-            'Choose another shell with terminalShepherd.terminal.shellPath, or set terminalShepherd.terminal.strategy to "pseudoterminal", then retry.',
-        );
-        assert.deepEqual(host.terminals.map((t) => t.disposed), [true]);
-        assert.deepEqual(failing.list(), []);
-        await rejectsWith(failing.state({ name: 'default' }), BridgeErrorCode.TerminalNotFound, /^No terminal named "default"\. No managed terminal exists yet\./);
-      } finally {
-        failing.dispose();
-      }
     });
 
     it('lists every open terminal: name, busy, pid, cwd, command, status and exit code', async () => {
