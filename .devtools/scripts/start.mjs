@@ -55,9 +55,10 @@ if (!fs.existsSync(workspace)) fail(`${workspace} is missing`);
 const { tsImport } = await import('tsx/esm/api');
 const loadTs = (rel) => tsImport(pathToFileURL(path.join(repoRoot, rel)).href, import.meta.url);
 const installer = await loadTs('.devtools/scripts/vscodeInstall.ts');
+const installSteps = await loadTs('.devtools/scripts/installSteps.ts');
 
 // 3a. desktop VS Code
-const code = forceCodeServer ? undefined : installer.commandOnPath('code');
+const code = forceCodeServer ? undefined : installSteps.commandOnPath('code');
 if (code) {
   say(`opening desktop VS Code: ${code} --extensionDevelopmentPath=${repoRoot} ${workspace}`);
   const child = spawn(code, [`--extensionDevelopmentPath=${repoRoot}`, workspace], { stdio: 'inherit' });
@@ -69,7 +70,10 @@ if (code) {
 
 // 3b. code-server
 async function startCodeServer() {
-  const harness = await loadTs('test/support/vscodeHarness.ts');
+  const launchOptions = await loadTs('test/support/launchOptions.ts');
+  const extensionFolders = await loadTs('test/support/extensionFolders.ts');
+  const codeServer = await loadTs('test/support/codeServer.ts');
+  const processes = await loadTs('test/support/vscodeProcesses.ts');
   say('no `code` command on PATH: using code-server (VS Code server + web workbench) instead');
   let install;
   try {
@@ -94,15 +98,15 @@ async function startCodeServer() {
   const settingsFile = path.join(dirs.userDataDir, 'User', 'settings.json');
   if (!fs.existsSync(settingsFile)) {
     // Quiet and offline defaults only; tool auto-approval is the user's choice, not set here.
-    fs.writeFileSync(settingsFile, JSON.stringify(harness.DEFAULT_SETTINGS, null, 2) + '\n');
+    fs.writeFileSync(settingsFile, JSON.stringify(launchOptions.DEFAULT_SETTINGS, null, 2) + '\n');
   }
   fs.writeFileSync(dirs.configFile, 'auth: none\ncert: false\n');
   fs.writeFileSync(dirs.logFile, '');
-  const folderName = harness.extensionFolderName(repoRoot);
+  const folderName = extensionFolders.extensionFolderName(repoRoot);
   fs.symlinkSync(repoRoot, path.join(dirs.extensionsDir, folderName), 'dir');
 
   const runId = randomUUID();
-  const port = await harness.findFreePort(Number.isInteger(firstPort) && firstPort > 0 ? firstPort : 8080);
+  const port = await codeServer.findFreePort(Number.isInteger(firstPort) && firstPort > 0 ? firstPort : 8080);
   let server;
   let stopping = false;
   let tailTimer;
@@ -115,7 +119,7 @@ async function startCodeServer() {
         /* gone */
       }
     }
-    for (const p of harness.launchProcesses(runId, server?.pid)) {
+    for (const p of processes.launchProcesses(runId, server?.pid)) {
       try {
         process.kill(p.pid, 'SIGKILL');
       } catch {
@@ -131,8 +135,8 @@ async function startCodeServer() {
     clearInterval(tailTimer);
     const hardStop = setTimeout(() => process.exit(exitCode), 15_000);
     try {
-      if (server) await harness.stopCodeServer(server.pid);
-      const left = harness.launchProcesses(runId).map((p) => p.pid);
+      if (server) await codeServer.stopCodeServer(server.pid);
+      const left = processes.launchProcesses(runId).map((p) => p.pid);
       for (const pid of left) {
         try {
           process.kill(pid, 'SIGTERM');
@@ -168,10 +172,10 @@ async function startCodeServer() {
   }, 500);
 
   try {
-    server = await harness.startCodeServer(install, dirs, {
+    server = await codeServer.startCodeServer(install, dirs, {
       workspace,
       port,
-      env: harness.codeServerEnv({ [harness.RUN_ID_ENV]: runId }),
+      env: codeServer.codeServerEnv({ [processes.RUN_ID_ENV]: runId }),
       timeoutMs: 30_000,
     });
   } catch (e) {

@@ -18,7 +18,7 @@ import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import os from 'node:os';
 import { downloadAndUnzipVSCode, runTests } from '@vscode/test-electron';
-import { commandOnPath, findRepoRoot } from '../../.devtools/scripts/vscodeInstall';
+import { commandOnPath, findRepoRoot } from '../../.devtools/scripts/installSteps';
 
 const repoRoot = findRepoRoot();
 /** The desktop VS Code CI downloads: the same VS Code as the code-server of the e2e suite (vscodeInstall.ts). */

@@ -5,8 +5,12 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { alive, launchProcesses, launchVsCode, packVsix, type VsCode } from '../support/vscodeHarness';
-import { ensureVsCode, findRepoRoot } from '../../.devtools/scripts/vscodeInstall';
+import { packVsix } from '../support/extensionFolders';
+import { procAlive as alive } from '../support/procStat';
+import { launchVsCode, type VsCode } from '../support/vscodeHarness';
+import { launchProcesses } from '../support/vscodeProcesses';
+import { findRepoRoot } from '../../.devtools/scripts/installSteps';
+import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
 
 const repoRoot = findRepoRoot();
 

@@ -8,7 +8,7 @@ import { chmodSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { bridgeFilePath, readBridgeFile } from '../../common/src/bridgeDiscovery';
 import { LinuxProcessMonitor } from '../../extension/src/core/processes/linuxProcessMonitor';
-import { listProcesses } from '../support/vscodeHarness';
+import { listProcesses } from '../support/vscodeProcesses';
 import type { ShepherdWindow } from '../support/shepherdE2e';
 import type { Check } from './report';
 

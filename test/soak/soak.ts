@@ -6,7 +6,7 @@
  */
 import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
 import { openShepherdWindow, type ShepherdWindow } from '../support/shepherdE2e';
-import { listProcesses } from '../support/vscodeHarness';
+import { listProcesses } from '../support/vscodeProcesses';
 import { bridgeFileFaults, dataDirFaults, reloadMidCall, terminalEndsMidRun, twoWindows } from './faultChecks';
 import { hostileToolCalls, malformedBridgeFrames, startBystanders } from './hostileChecks';
 import { anotherUser, noTcpPort } from './isolationChecks';

@@ -17,8 +17,9 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ElementHandle } from 'playwright-core';
-import { findRepoRoot } from '../../.devtools/scripts/vscodeInstall';
-import type { LaunchOptions, VsCode } from './vscodeHarness';
+import { findRepoRoot } from '../../.devtools/scripts/installSteps';
+import type { LaunchOptions } from './launchOptions';
+import type { VsCode } from './vscodeHarness';
 
 export const SCRIPTED_CHAT_DIR = path.join(findRepoRoot(), 'test', 'support', 'scriptedChat');
 export const SCRIPTED_CHAT_ID = 'terminal-shepherd-test.scripted-chat';

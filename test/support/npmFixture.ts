@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { findRepoRoot, withLock } from '../../.devtools/scripts/vscodeInstall';
+import { findRepoRoot, withLock } from '../../.devtools/scripts/installSteps';
 
 const INSTALL_TIMEOUT_MS = 10 * 60_000;
 

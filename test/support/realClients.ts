@@ -19,7 +19,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cleanNpmEnv, findRepoRoot, npmCliScript, readMarker, resetFolder, run, withLock, writeMarker } from '../../.devtools/scripts/vscodeInstall';
+import { cleanNpmEnv, findRepoRoot, npmCliScript, readMarker, resetFolder, run, withLock, writeMarker } from '../../.devtools/scripts/installSteps';
 import type { ScriptedModel } from './scriptedModel';
 
 export type RealClientName = 'claude' | 'codex' | 'gemini' | 'opencode';

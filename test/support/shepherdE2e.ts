@@ -14,8 +14,9 @@ import type { TerminalRunResult, TrackedProcess } from '../../common/src/protoco
 import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
 import { connectMcpServer, repoRoot, toolText, type McpSession } from './mcpClient';
 import { workspaceDirs } from './tempDirs';
-import { launchVsCode, type LaunchOptions, type VsCode } from './vscodeHarness';
-export { alive } from './vscodeHarness';
+import type { LaunchOptions } from './launchOptions';
+import { launchVsCode, type VsCode } from './vscodeHarness';
+export { procAlive as alive } from './procStat';
 
 export const E2E_SETTINGS: Record<string, unknown> = {
   'terminal.integrated.shellIntegration.enabled': true,

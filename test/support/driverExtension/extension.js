@@ -1,4 +1,4 @@
-// Test-only "driver" extension for the e2e harness (test/support/vscodeHarness.ts). Never shipped.
+// Test-only "driver" extension for the e2e harness (test/support/vscodeHarness.ts; its client is driverClient.ts). Never shipped.
 //
 // When the extension host's environment has TS_TEST_DRIVER_SOCKET, it listens on that Unix socket
 // and serves a tiny newline-delimited JSON protocol:
