@@ -114,8 +114,15 @@ describe('watchers: cycle ends and summaries', () => {
     assert.deepEqual(countsIn('[4:00:10 PM] Found 2 errors. Watching for file changes.'), { errors: 2 });
   });
 
-  it('the watchers\' banners are ready lines too (waitMode "ready" on a watcher without a port)', () => {
-    assert.equal(findReadyLine(recorded('vitest-4-pass.txt').join('\n'), undefined)?.tool, 'vitest');
-    assert.equal(findReadyLine(recorded('jest-30-watch.txt').join('\n'), undefined)?.kind, 'watcher');
+  it('the watchers\' banners are ready lines too (waitMode "ready" on a watcher without a port), with their command-line guards', () => {
+    assert.equal(findReadyLine(recorded('vitest-4-pass.txt').join('\n'), undefined, 'npx vitest')?.tool, 'vitest');
+    assert.equal(findReadyLine(recorded('jest-30-watch.txt').join('\n'), undefined, 'npx jest --watch')?.kind, 'watcher');
+    // A banner one-shot runs print too is a ready line only for a command line that watches.
+    const ci = recorded('jest-30-watch-ci.txt').join('\n');
+    assert.equal(findReadyLine(ci, undefined, 'npx jest --watch')?.line, 'Ran all test suites related to changed files.');
+    assert.equal(findReadyLine(ci, undefined, 'npx jest'), undefined);
+    const webpack = recorded('webpack-5-watch.txt').join('\n');
+    assert.equal(findReadyLine(webpack, undefined, 'npx webpack --watch')?.tool, 'webpack --watch');
+    assert.equal(findReadyLine(webpack, undefined, 'npx webpack --mode production'), undefined);
   });
 });

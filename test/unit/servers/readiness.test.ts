@@ -25,6 +25,7 @@ const ok = (url: string, status = 200): ProbeResult => ({ kind: 'http', url, sta
 
 /** A run whose output and state the test sets; wait() behaves like CommandRun's. */
 class ScriptedRun implements ReadyRun {
+  readonly command = 'npm run dev';
   state: RunState = { kind: 'running' };
   output = '';
   disposed = false;

@@ -15,7 +15,7 @@ const recorded = (name: string): string => readFileSync(path.resolve(__dirname, 
 describe('server output: ready lines, URLs, ports in use', () => {
   it('Vite: its Local line, its URL; the Network hint is not a URL; "press h + enter" is a shortcut hint, not a question', () => {
     const out = recorded('vite-7-dev.txt');
-    assert.deepEqual(findReadyLine(out, undefined), { line: '➜  Local:   http://localhost:5199/', kind: 'server', tool: 'Vite / Rsbuild / serve' });
+    assert.deepEqual(findReadyLine(out, undefined, 'npm run dev'), { line: '➜  Local:   http://localhost:5199/', kind: 'server', tool: 'Vite / Rsbuild / serve' });
     assert.deepEqual(findLocalUrls(out), [{ url: 'http://localhost:5199/', port: 5199 }]);
     assert.equal(isShortcutHint('  ➜  press h + enter to show help'), true);
     assert.equal(isShortcutHint('Something is already running on port 3000. Would you like to run the app on another port instead? › (Y/n)'), false);
@@ -24,7 +24,7 @@ describe('server output: ready lines, URLs, ports in use', () => {
 
   it('Django: its ready line comes with the URL (printed before the bind: a server line, never enough alone)', () => {
     const out = recorded('django-3.2-runserver.txt');
-    assert.deepEqual(findReadyLine(out, undefined), { line: 'Starting development server at http://127.0.0.1:8765/', kind: 'server', tool: 'Django' });
+    assert.deepEqual(findReadyLine(out, undefined, 'python3 manage.py runserver 8765'), { line: 'Starting development server at http://127.0.0.1:8765/', kind: 'server', tool: 'Django' });
     assert.deepEqual(findLocalUrls(out), [{ url: 'http://127.0.0.1:8765/', port: 8765 }]);
   });
 
@@ -34,7 +34,7 @@ describe('server output: ready lines, URLs, ports in use', () => {
 
   it('python -m http.server: the wildcard address becomes localhost; with the port taken the port comes from the command', () => {
     const out = recorded('python-http-server.txt');
-    assert.equal(findReadyLine(out, undefined)?.tool, 'python -m http.server');
+    assert.equal(findReadyLine(out, undefined, 'python3 -m http.server')?.tool, 'python -m http.server');
     assert.deepEqual(findLocalUrls(out), [{ url: 'http://localhost:43727/', port: 43727 }]);
     assert.deepEqual(findPortInUse(recorded('python-http-server-port-in-use.txt'), 'python3 -m http.server 8766'), { port: 8766, line: 'OSError: [Errno 98] Address already in use' });
     assert.deepEqual(findLocalUrls('Serving HTTP on :: port 8000 (http://[::]:8000/) ...'), [{ url: 'http://localhost:8000/', port: 8000 }]);
@@ -47,8 +47,8 @@ describe('server output: ready lines, URLs, ports in use', () => {
   });
 
   it('watchers: tsc --watch and esbuild --watch lines are watcher lines', () => {
-    assert.deepEqual(findReadyLine(recorded('tsc-5-watch.txt'), undefined), { line: '[4:00:10 PM] Found 0 errors. Watching for file changes.', kind: 'watcher', tool: 'tsc --watch' });
-    assert.equal(findReadyLine(recorded('esbuild-watch.txt'), undefined)?.tool, 'esbuild --watch');
+    assert.deepEqual(findReadyLine(recorded('tsc-5-watch.txt'), undefined, 'npx tsc -w'), { line: '[4:00:10 PM] Found 0 errors. Watching for file changes.', kind: 'watcher', tool: 'tsc --watch' });
+    assert.equal(findReadyLine(recorded('esbuild-watch.txt'), undefined, 'node build.mjs --watch')?.tool, 'esbuild --watch');
   });
 
   it('tools quoted from their sources', () => {
@@ -63,7 +63,7 @@ describe('server output: ready lines, URLs, ports in use', () => {
       ['webpack 5.90.0 compiled successfully in 320 ms', 'webpack --watch'],
       ['[nodemon] watching path(s): *.*', 'nodemon'],
     ];
-    for (const [text, tool] of lines) assert.equal(findReadyLine(text, undefined)?.tool, tool, text);
+    for (const [text, tool] of lines) assert.equal(findReadyLine(text, undefined, 'npm run dev -- --watch')?.tool, tool, text);
     assert.deepEqual(findLocalUrls('* Listening on tcp://0.0.0.0:3000'), [{ url: 'http://localhost:3000/', port: 3000 }]);
     assert.deepEqual(findLocalUrls('INFO:     Uvicorn running on http://127.0.0.1:8000 (Press CTRL+C to quit)'), [{ url: 'http://127.0.0.1:8000/', port: 8000 }]);
     assert.deepEqual(findLocalUrls('open https://localhost:5001/swagger. then http://[::1]:9000/x'), [
@@ -73,9 +73,9 @@ describe('server output: ready lines, URLs, ports in use', () => {
   });
 
   it("a caller's readyPattern wins over the known lines; nothing matched is undefined", () => {
-    assert.deepEqual(findReadyLine('booting\nREADY: workers=4\nLocal: http://localhost:1/', /^READY:/), { line: 'READY: workers=4', kind: 'pattern' });
-    assert.equal(findReadyLine('booting', /^READY:/), undefined);
-    assert.equal(findReadyLine('compiling...', undefined), undefined);
+    assert.deepEqual(findReadyLine('booting\nREADY: workers=4\nLocal: http://localhost:1/', /^READY:/, 'npm start'), { line: 'READY: workers=4', kind: 'pattern' });
+    assert.equal(findReadyLine('booting', /^READY:/, 'npm start'), undefined);
+    assert.equal(findReadyLine('compiling...', undefined, 'npm start'), undefined);
   });
 
   it('ports from command lines', () => {

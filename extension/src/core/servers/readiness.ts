@@ -20,6 +20,8 @@ import { findLocalUrls, findReadyLine, isShortcutHint, type LocalUrl, type Ready
 
 /** The part of a CommandRun readiness uses. */
 export interface ReadyRun {
+  /** The command line: a watcher's banner is a ready line only for a command that watches. */
+  readonly command: string;
   readonly state: RunState;
   readonly active: boolean;
   /** The run was disposed (the window is closing): its waits return at once. */
@@ -165,7 +167,7 @@ export async function waitUntilReady(run: ReadyRun, env: ReadyEnvironment, optio
       const text = (await run.outputSnapshot()).output;
       urls = findLocalUrls(text);
       if (!line) {
-        const found = findReadyLine(text, options.readyPattern);
+        const found = findReadyLine(text, options.readyPattern, run.command);
         if (found) line = { ...found, atMs: env.now() - start };
       }
     }

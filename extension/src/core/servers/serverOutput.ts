@@ -14,6 +14,8 @@ export interface ReadyLine {
    * itself is the readiness signal when the tree listens on nothing.
    */
   readonly kind: 'server' | 'watcher';
+  /** Only for command lines this accepts: a watcher's banner that one-shot runs print too. */
+  readonly when?: (command: string) => boolean;
 }
 
 /**
@@ -30,7 +32,7 @@ export const READY_LINES: readonly ReadyLine[] = [
   { tool: 'Puma / Rails', pattern: /\* Listening on (tcp|https?):\/\//, kind: 'server' },
   { tool: 'python -m http.server', pattern: /\bServing HTTP on \S+ port \d+/, kind: 'server' },
   { tool: 'ASP.NET', pattern: /\bNow listening on: https?:\/\//, kind: 'server' },
-  ...WATCHERS.map((w): ReadyLine => ({ tool: w.tool, pattern: w.banner, kind: 'watcher' })),
+  ...WATCHERS.map((w): ReadyLine => ({ tool: w.tool, pattern: w.banner, kind: 'watcher', ...(w.when ? { when: w.when } : {}) })),
 ];
 
 export interface ReadyLineMatch {
@@ -39,15 +41,15 @@ export interface ReadyLineMatch {
   readonly tool?: string;
 }
 
-/** The first line of `text` that a caller's pattern matches, or else a known tool's ready line. */
-export function findReadyLine(text: string, callerPattern: RegExp | undefined): ReadyLineMatch | undefined {
+/** The first line of `text` that a caller's pattern matches, or else a known tool's ready line for `command`. */
+export function findReadyLine(text: string, callerPattern: RegExp | undefined, command: string): ReadyLineMatch | undefined {
   const lines = text.split('\n');
   if (callerPattern) {
     const line = lines.find((l) => callerPattern.test(l));
     return line === undefined ? undefined : { line: line.trim(), kind: 'pattern' };
   }
   for (const line of lines) {
-    const known = READY_LINES.find((r) => r.pattern.test(line));
+    const known = READY_LINES.find((r) => r.pattern.test(line) && (r.when?.(command) ?? true));
     if (known) return { line: line.trim(), kind: known.kind, tool: known.tool };
   }
   return undefined;
