@@ -3,8 +3,8 @@
  * corrupted or stale, the data folder full or read-only, two windows on one folder, the window
  * reloaded mid-call. Each says how the call ended and whether the next one worked.
  */
-import { execFileSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, copyFileSync, writeFileSync, writeSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readlinkSync, copyFileSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { bridgeFilePath, readBridgeFile } from '../../common/src/bridgeDiscovery';
 import type { ListProcessesResult, ListResult, TerminalRunResult } from '../../common/src/protocol';
@@ -99,6 +99,43 @@ function mount(args: string[]): void {
   execFileSync('mount', args, { stdio: 'ignore' });
 }
 
+/**
+ * Remounts `dir` read-only. Linux refuses while any file on it is open for writing ("mount point
+ * is busy"), and the window opens its files for moments (a ledger append, a run log closing), so
+ * it retries for a bounded time; a file held open longer is named (a leaked descriptor is a bug).
+ */
+async function remountReadOnly(dir: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const r = spawnSync('mount', ['-o', 'remount,ro', dir], { encoding: 'utf8' });
+    if (r.status === 0) return;
+    if (Date.now() >= deadline) throw new Error(`mount -o remount,ro ${dir} failed for 10 s: ${r.stderr.trim()}; open under it: ${openUnder(dir).join(', ') || 'nothing seen'}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** "pid: file" for every descriptor a process holds on a file under `dir` (from /proc). */
+function openUnder(dir: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue; // gone, or not ours to read
+    }
+    for (const fd of fds) {
+      try {
+        const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+        if (target.startsWith(`${dir}/`)) found.push(`${pid}: ${target}`);
+      } catch {
+        // closed meanwhile
+      }
+    }
+  }
+  return found;
+}
+
 /** Fills a filesystem: writes until ENOSPC. */
 function fill(dir: string): void {
   const fd = openSync(path.join(dir, 'filler'), 'w');
@@ -146,7 +183,7 @@ export async function dataDirFaults(win: ShepherdWindow, runsEach: number): Prom
     }
     for (const phase of [...phases, { name: 'read-only', reason: /EROFS|EACCES/ }]) {
       if (phase.name === 'read-only') {
-        if (root) mount(['-o', 'remount,ro', devtools]);
+        if (root) await remountReadOnly(devtools);
         else execFileSync('chmod', ['-R', 'a-w', devtools]);
       }
       for (let i = 0; i < runsEach; i++) {
