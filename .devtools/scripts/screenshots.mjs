@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run screenshots`: retakes the README's pictures (media/screenshots/*.png) and the Getting
+// `npm run screenshots`: retakes the pictures of the README and the docs (media/screenshots/*.png) and the Getting
 // Started walkthrough's (media/walkthrough/*.png, shipped in the .vsix) on purpose, by running the
 // end-to-end suites that take them with TS_UPDATE_SCREENSHOTS=1. `npm test` writes the same
 // pictures to test-results/screenshots/ and leaves the tracked tree as it was.
@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-/** The suites that take README pictures (mocha --grep matches their titles). */
+/** The suites that take those pictures (mocha --grep matches their titles). */
 const SUITES = ['what a VS Code user sees', "Copilot's first ten minutes", 'without an agent', 'the question in the chat', 'deadline never kills a command'];
 const extra = process.argv.slice(2);
 const grep = extra.includes('--grep') ? [] : ['--grep', SUITES.join('|')];

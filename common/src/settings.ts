@@ -154,7 +154,7 @@ export const settingsTable = {
     default: true,
     scope: 'window',
     markdownDescription:
-      'Check every command `terminal_run` types (and every line `terminal_input` ends at a shell prompt) the way VS Code\'s own terminal tool does, with the rules of `#chat.tools.terminal.autoApprove#`: a command they do not approve is asked about first. Off runs every command unasked, as before this check existed, except the few that always ask (recursive deletion of `/`, `~` or the workspace, `mkfs`, a download piped into a shell, a fork bomb, ...).',
+      'Check every command `terminal_run` types (and every line `terminal_input` ends at a shell prompt) the way VS Code\'s own terminal tool does, with the rules of `#chat.tools.terminal.autoApprove#`: a command they do not approve is asked about first. Off runs every command unasked except the few that always ask (recursive deletion of `/`, `~` or the workspace, `mkfs`, a download piped into a shell, a fork bomb, ...).',
   },
   'log.level': {
     type: 'string',

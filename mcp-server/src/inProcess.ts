@@ -10,6 +10,9 @@ import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.j
 import { CallToolResultSchema, ElicitRequestSchema, type CallToolResult, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { createServer, type ServerOptions } from './server';
 
+/** The environment variable that sets the client's deadline (ms): Run a Command sets the longest call, as a person waits as long as the run does. */
+export { OVERRIDE_ENV } from './bridge/clientDeadlines';
+
 export interface InProcessSession {
   readonly client: Client;
   /** tools/call with the SDK's own result validation; `options` carries onprogress and signal. */

@@ -2,7 +2,7 @@
  * Entry point of the stdio MCP server (dist/mcp-server.js). VS Code starts it with the bridge in
  * its environment; any other MCP client starts it through the launcher in ~/.terminal-shepherd/bin
  * in its working directory (or with --workspace DIR) and the server finds the window through
- * .devtools/bridge.json (windowDiscovery.ts says where it looks). stdout carries the MCP protocol
+ * .devtools/bridge.json (bridge/windowDiscovery.ts says where it looks). stdout carries the MCP protocol
  * only: every log line goes to stderr.
  */
 import path from 'node:path';
@@ -10,7 +10,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { createStreamLogger, parseLogLevel } from '../../common/src/logger';
 import { BRIDGE_ENV } from '../../common/src/bridgeDiscovery';
 import { shepherdHome } from '../../common/src/shepherdHome';
-import { processAncestors } from './ancestry';
+import { processAncestors } from './bridge/ancestry';
 import { createServer } from './server';
 
 /** package.json's version, put in by the build (esbuild.mjs defines it for this bundle). */

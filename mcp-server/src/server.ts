@@ -4,10 +4,10 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Logger } from '../../common/src/logger';
-import { BridgeClient, type BridgeClientOptions, type BridgeTarget } from './bridgeClient';
-import { knownDeadline } from './clientDeadlines';
-import { RunTaskStore } from './runTasks';
-import type { ToolRegistration } from './toolSupport';
+import { BridgeClient, type BridgeClientOptions, type BridgeTarget } from './bridge/bridgeClient';
+import { knownDeadline } from './bridge/clientDeadlines';
+import { RunTaskStore } from './tools/support/runTaskStore';
+import type { ToolRegistration } from './tools/support/toolContext';
 import { registerKillOrphans } from './tools/killOrphans';
 import { registerKillProcess } from './tools/killProcess';
 import { registerListProcesses } from './tools/listProcesses';
@@ -37,7 +37,7 @@ export interface ServerOptions {
   readonly workspaceFolder?: string;
   /** Where client deadlines are read from (MCP_TOOL_TIMEOUT, ...); default process.env. */
   readonly env?: NodeJS.ProcessEnv;
-  /** How the window is found besides (see windowDiscovery.ts). */
+  /** How the window is found besides (see bridge/windowDiscovery.ts). */
   readonly discovery?: Pick<BridgeClientOptions, 'searchParents' | 'shepherdRoot' | 'ancestors'>;
 }
 
@@ -46,7 +46,7 @@ export function createServer(options: ServerOptions): { server: McpServer; dispo
   const server = new McpServer(
     { name: SERVER_NAME, title: 'Terminal Shepherd', version: options.version },
     {
-      // tasks.requests.tools.call: a long terminal_run can run as an MCP task (runTasks.ts).
+      // tasks.requests.tools.call: a long terminal_run can run as an MCP task (tools/support/runTasks.ts).
       capabilities: { tools: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
       taskStore: tasks,
       instructions:

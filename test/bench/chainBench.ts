@@ -11,8 +11,8 @@ import { serverScript } from '../support/mcpClient';
 import { extensionHostMemory, openShepherdWindow, type ShepherdWindow } from '../support/shepherdE2e';
 import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
 import { silentLogger } from '../../common/src/logger';
-import { BridgeClient } from '../../mcp-server/src/bridgeClient';
-import { renderReminder, toReminder } from '../../mcp-server/src/ledgerReminder';
+import { BridgeClient } from '../../mcp-server/src/bridge/bridgeClient';
+import { renderReminder, toReminder } from '../../mcp-server/src/tools/support/ledgerReminder';
 import { measure, summarize, type Stats } from './stats';
 
 export interface ChainBenchResult {

@@ -17,8 +17,9 @@ import { repoRoot } from '../support/mcpClient';
 import { E2E_SETTINGS, makeWorkspace } from '../support/shepherdE2e';
 import { TempDirs } from '../support/tempDirs';
 import { launchVsCode, type VsCode } from '../support/vscodeHarness';
-import { CORPUS } from '../unit/safety/corpus';
-import { HOME, PACKAGE_GRAMMARS, defaultSafetySettings } from '../unit/safety/fixtures';
+import { PACKAGE_GRAMMARS } from '../support/packageGrammars';
+import { CORPUS } from '../unit/checks/commandSafety/corpus';
+import { HOME, defaultSafetySettings } from '../unit/checks/commandSafety/fixtures';
 import { summarize, type Stats } from './stats';
 
 export interface SafetyLocalResult {

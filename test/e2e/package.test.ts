@@ -23,6 +23,19 @@ const SHIPPED = [
   'extension/LICENSE.txt',
   'extension/package.json',
   'extension/readme.md',
+  // The pages the README links to (vsce names the changelog as it names the readme).
+  'extension/changelog.md',
+  'extension/CONTRIBUTING.md',
+  'extension/docs/architecture.md',
+  'extension/docs/benchmarks.md',
+  'extension/docs/clients.md',
+  'extension/docs/dev-servers.md',
+  'extension/docs/ledger.md',
+  'extension/docs/long-work.md',
+  'extension/docs/reliability.md',
+  'extension/docs/safety.md',
+  'extension/docs/shells.md',
+  'extension/docs/tools.md',
   'extension/dist/extension.js',
   'extension/dist/mcp-server.js',
   'extension/dist/grammars/tree-sitter.wasm',
@@ -190,7 +203,7 @@ describe('the .vsix: npm run package, only what ships, installed into a fresh VS
       await waitFor('the README in the details page', 20_000, async () => {
         for (const frame of vsc.page.frames()) {
           const headings = await frame.locator('h2').allInnerTexts().catch(() => [] as string[]);
-          if (headings.includes('Quick start') && headings.includes('In VS Code')) return true;
+          if (headings.includes('Install and first run') && headings.includes('In VS Code')) return true;
         }
         return undefined;
       });

@@ -6,7 +6,7 @@
 // against a scripted model (test/support/scriptedModel.ts) calls terminal_run: what the client
 // sent back to the model is checked for the exact output and exit code, and the command's effects
 // are checked on disk and in /proc. What each client printed and forwarded is kept in
-// test-results/real-clients/ (the README's table quotes it).
+// test-results/real-clients/ (docs/clients.md's tables quote it).
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -14,7 +14,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { readLauncherTarget } from '../../extension/src/core/clients/launcher';
+import { readLauncherTarget } from '../../extension/src/clients/launcher';
 import { launcherPath, windowRecordPath } from '../../common/src/shepherdHome';
 import { vsCodeInstallPaths } from '../../.devtools/scripts/vscodeInstall';
 import { repoRoot, serverScript, toolText } from '../support/mcpClient';

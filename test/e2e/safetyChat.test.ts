@@ -3,7 +3,7 @@
 // confirmation clicked once ("Allow in this Session"), then our question in the chat itself (MCP
 // elicitation, which VS Code 1.139 renders as a form under the tool call), answered by the test:
 // declined, the folder the test made is untouched on disk; "Run Once", it runs. Its screenshot of
-// the question is the README's (command-question.png: see test/support/screenshots.ts).
+// the question is docs/safety.md's (command-question.png: see test/support/screenshots.ts).
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

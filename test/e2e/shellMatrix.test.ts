@@ -146,7 +146,7 @@ describeWhere(missing.length === 0, `shells missing: ${missing.join(', ')} (the 
         assert.equal(r.exitCode, 3);
         const v = await win.run('terminal_run', { command: 'echo $TSHEP_V', name: t('main') });
         // The extension-owned terminal runs each command in a fresh shell: the cwd carries over,
-        // shell variables do not (README, strategies table).
+        // shell variables do not (docs/shells.md, the strategies).
         assert.equal(v.output, c.strategies.includes('pseudoterminal') ? '' : 'persisted');
       });
 

@@ -4,7 +4,7 @@
 // dev server from a walkthrough link with its URL, the Getting Started walkthrough, and "Connect
 // an MCP Client…" (the clients this home shows signs of, a project file written and opened, the
 // JSON for any other client). It takes the walkthrough's pictures (run-command.png,
-// processes.png, dev-server.png, connect-client.png) and the README's walkthrough.png
+// processes.png, dev-server.png, connect-client.png) and docs/clients.md's walkthrough.png
 // (test-results/screenshots/; `npm run screenshots` updates media/walkthrough/ and media/screenshots/).
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

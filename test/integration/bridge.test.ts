@@ -7,7 +7,7 @@ import { silentLogger } from '../../common/src/logger';
 import { BridgeErrorCode, PROTOCOL_VERSION, methods } from '../../common/src/protocol';
 import { publishBridgeFile } from '../../extension/src/bridge/bridgeFile';
 import { ShepherdError } from '../../extension/src/core/errors';
-import { BridgeClient, BridgeError } from '../../mcp-server/src/bridgeClient';
+import { BridgeClient, BridgeError } from '../../mcp-server/src/bridge/bridgeClient';
 import { runResult, startBridgeFixture, tempWorkspace, type BridgeFixture } from '../support/bridgeFixture';
 
 function rawConnection(endpoint: string) {

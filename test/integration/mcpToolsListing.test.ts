@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { runStatusSchema } from '../../common/src/protocol';
-import { ALL_RUN_STATUSES, MAX_DESCRIPTION_CHARS, REPORTED_STATUSES, runStatusGuide } from '../../mcp-server/src/toolGuide';
+import { ALL_RUN_STATUSES, describeStatus, MAX_DESCRIPTION_CHARS, REPORTED_STATUSES, runStatusGuide } from '../../mcp-server/src/tools/support/toolGuide';
 import type { BridgeFixture } from '../support/bridgeFixture';
 import { IN_MEMORY_SERVER_VERSION, type InMemoryMcpSession } from '../support/inMemoryMcp';
 import { sessionHooks } from './mcpToolsSupport';
@@ -62,7 +62,7 @@ describe('MCP tools from source (createServer over an in-memory transport)', () 
     assert.match(byName.terminal_run!, /Prefer it to run_in_terminal/);
     const returns = { terminal_run: ALL_RUN_STATUSES, terminal_state: REPORTED_STATUSES, terminal_input: REPORTED_STATUSES };
     for (const [name, statuses] of Object.entries(returns)) {
-      for (const status of statuses) assert.ok(byName[name]!.includes(`- ${status}: ${runStatusGuide[status]}`), `${name} describes the status ${status}`);
+      for (const status of statuses) assert.ok(byName[name]!.includes(`- ${status}: ${describeStatus(status)}`), `${name} describes the status ${status}`);
     }
     assert.ok(!(REPORTED_STATUSES as readonly string[]).includes('already_running'), 'a report is always about a run that exists');
     for (const status of runStatusSchema.options) assert.ok(runStatusGuide[status], `the guide covers ${status}`);

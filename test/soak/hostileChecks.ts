@@ -9,7 +9,7 @@ import net from 'node:net';
 import { readBridgeFile, bridgeFilePath } from '../../common/src/bridgeDiscovery';
 import { silentLogger } from '../../common/src/logger';
 import { PROTOCOL_VERSION, methods, type ListProcessesResult, type ListResult } from '../../common/src/protocol';
-import { BridgeClient } from '../../mcp-server/src/bridgeClient';
+import { BridgeClient } from '../../mcp-server/src/bridge/bridgeClient';
 import { alive, extensionHostMemory, flatten, ledgerEvents, type ShepherdWindow } from '../support/shepherdE2e';
 import { frame, generateFrames } from './bridgeFrames';
 import { callTool, isClearError, type Outcome } from './calls';

@@ -1,4 +1,4 @@
-/** The reliability suite's results: one row per check, printed as the table the README quotes. */
+/** The reliability suite's results: one row per check, printed as the table docs/reliability.md quotes. */
 import { cpus, loadavg } from 'node:os';
 import { summarize } from '../bench/stats';
 

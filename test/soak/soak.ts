@@ -2,7 +2,7 @@
  * The reliability suite: the real chain (MCP client -> dist/mcp-server.js -> bridge -> extension
  * in a real VS Code -> bash) under hostile input, load and faults, and its isolation from other
  * users and the network. One code path at two sizes: `full` for `npm run soak` (the figures the
- * README quotes), `short` inside `npm test`. Seeded: the seed is printed and can be given again.
+ * docs/reliability.md quotes), `short` inside `npm test`. Seeded: the seed is printed and can be given again.
  */
 import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
 import { openShepherdWindow, type ShepherdWindow } from '../support/shepherdE2e';

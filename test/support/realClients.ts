@@ -24,7 +24,7 @@ import type { ScriptedModel } from './scriptedModel';
 
 export type RealClientName = 'claude' | 'codex' | 'gemini' | 'opencode';
 
-/** Pinned: bump deliberately, then update the README's table of proven versions. */
+/** Pinned: bump deliberately, then update the table of proven versions in docs/clients.md. */
 export const REAL_CLIENTS: Readonly<Record<RealClientName, { readonly package: string; readonly version: string; readonly bin: string }>> = {
   claude: { package: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'claude' },
   codex: { package: '@openai/codex', version: '0.169.0', bin: 'codex' },

@@ -4,7 +4,7 @@ import path from 'node:path';
 import * as esbuild from 'esbuild';
 import ts from 'typescript';
 // @ts-expect-error plain ESM script without types
-import { boundaryViolations, floorViolations } from '../../.devtools/scripts/boundaries.mjs';
+import { boundaryViolations, floorViolations, importCircles, mcpFloorViolations } from '../../.devtools/scripts/boundaries.mjs';
 
 type Metafile = { inputs: Record<string, { imports: { path: string }[] }> };
 const meta = (inputs: Record<string, string[]>): Metafile => ({
@@ -52,20 +52,76 @@ describe('module boundaries', () => {
   });
 
   it('the floors hold for the sources', () => {
-    const root = path.join(__dirname, '..', '..');
-    const sources = sourceFiles(path.join(root, 'extension', 'src')).map((abs) => ({
-      file: path.relative(root, abs).split(path.sep).join('/'),
-      imports: ts
-        .preProcessFile(readFileSync(abs, 'utf8'), true, true)
-        .importedFiles.map((i) => i.fileName)
-        .filter((name) => name.startsWith('.'))
-        .map((name) => path.relative(root, path.resolve(path.dirname(abs), name)).split(path.sep).join('/'))
-        .map(resolveModule),
-    }));
+    const sources = readSources('extension/src');
     assert.ok(sources.length > 100, `read ${sources.length} files`);
     assert.deepEqual(floorViolations(sources), []);
   });
+
+  it('flags a lower floor of the MCP server importing a higher one, and any extension import of it but the in-process one', () => {
+    const problems: string[] = mcpFloorViolations([
+      { file: 'mcp-server/src/tools/support/runTool.ts', imports: ['mcp-server/src/bridge/bridgeClient.ts', 'mcp-server/src/tools/support/toolContext.ts', 'common/src/protocol/index.ts'] },
+      { file: 'mcp-server/src/bridge/bridgeClient.ts', imports: ['mcp-server/src/tools/support/toolContext.ts'] },
+      { file: 'mcp-server/src/tools/support/toolResult.ts', imports: ['mcp-server/src/tools/terminalRun.ts'] },
+      { file: 'mcp-server/src/tools/terminalRun.ts', imports: ['mcp-server/src/server.ts', 'mcp-server/src/tools/support/runTool.ts'] },
+      { file: 'mcp-server/src/resources/x.ts', imports: ['mcp-server/src/bridge/bridgeClient.ts'] },
+      { file: 'extension/src/extension.ts', imports: ['mcp-server/src/inProcess.ts', 'mcp-server/src/bridge/clientDeadlines.ts'] },
+      { file: 'extension/src/vscode/runCommand.ts', imports: ['mcp-server/src/inProcess.ts'] },
+      { file: 'extension/src/core/service/x.ts', imports: ['mcp-server/src/inProcess.ts'] },
+    ]);
+    assert.deepEqual(
+      problems.map((p) => p.split(':')[0]),
+      [
+        'mcp-server/src/bridge/bridgeClient.ts imports mcp-server/src/tools/support/toolContext.ts',
+        'mcp-server/src/tools/support/toolResult.ts imports mcp-server/src/tools/terminalRun.ts',
+        'mcp-server/src/tools/terminalRun.ts imports mcp-server/src/server.ts',
+        'mcp-server/src/resources/x.ts',
+        'extension/src/extension.ts imports mcp-server/src/bridge/clientDeadlines.ts',
+        'extension/src/core/service/x.ts imports mcp-server/src/inProcess.ts',
+      ],
+    );
+  });
+
+  it("the MCP server's floors and the extension's in-process exception hold for the sources", () => {
+    const sources = readSources('mcp-server/src', 'extension/src');
+    assert.ok(sources.some((s) => s.file === 'mcp-server/src/tools/support/toolContext.ts'), 'read the MCP server');
+    assert.deepEqual(mcpFloorViolations(sources), []);
+  });
+
+  it('finds an import circle, type-only imports included, and names the files on it', () => {
+    const circles: string[][] = importCircles([
+      { file: 'a.ts', imports: ['b.ts', 'common/x.ts'] },
+      { file: 'b.ts', imports: ['c.ts'] },
+      { file: 'c.ts', imports: ['a.ts', 'd.ts'] },
+      { file: 'd.ts', imports: [] },
+      { file: 'e.ts', imports: ['e.ts'] },
+      { file: 'f.ts', imports: ['d.ts', 'a.ts'] },
+    ]);
+    assert.deepEqual(
+      circles.map((c) => c.join(' → ')).sort(),
+      ['a.ts → b.ts → c.ts → a.ts', 'e.ts → e.ts'],
+    );
+  });
+
+  it('no import circle anywhere in extension/src, mcp-server/src and common/src', () => {
+    const sources = readSources('extension/src', 'mcp-server/src', 'common/src');
+    assert.ok(sources.length > 150, `read ${sources.length} files`);
+    assert.deepEqual(importCircles(sources).map((c: string[]) => c.join(' → ')), []);
+  });
 });
+
+/** The .ts files under the folders, each with its relative imports (type-only included) resolved to files. */
+function readSources(...folders: string[]): { file: string; imports: string[] }[] {
+  const root = path.join(__dirname, '..', '..');
+  return folders.flatMap((folder) => sourceFiles(path.join(root, folder))).map((abs) => ({
+    file: path.relative(root, abs).split(path.sep).join('/'),
+    imports: ts
+      .preProcessFile(readFileSync(abs, 'utf8'), true, true)
+      .importedFiles.map((i) => i.fileName)
+      .filter((name) => name.startsWith('.'))
+      .map((name) => path.relative(root, path.resolve(path.dirname(abs), name)).split(path.sep).join('/'))
+      .map(resolveModule),
+  }));
+}
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -4,7 +4,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DataDirAlarm, describeDataDirFailure, type DataDirWriteFailure } from '../../extension/src/core/dataDirAlarm';
 import { FakeProcessMonitor } from './ledger/fakeProcessMonitor';
-import { TempDirs, waitFor } from './ledger/helpers';
+import { TempDirs } from '../support/tempDirs';
+import { waitFor } from './processes/helpers';
 import { makeTracker } from './ledger/trackerSupport';
 
 describe('DataDirAlarm', () => {

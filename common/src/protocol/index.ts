@@ -4,8 +4,8 @@
  * what they receive with it, so a message that drifts fails loudly at the boundary.
  */
 import { z } from 'zod';
-import { describeZodError } from './basics';
-import { helloParamsSchema, helloResultSchema, inputParamsSchema, listResultSchema, progressNotificationSchema, requestMetaSchema, runParamsSchema, stateParamsSchema, type RequestMeta } from './terminal';
+import { describeZodError, helloParamsSchema, helloResultSchema, progressNotificationSchema, requestMetaSchema, type RequestMeta } from './basics';
+import { inputParamsSchema, listResultSchema, runParamsSchema, stateParamsSchema } from './terminal';
 import { killProcessParamsSchema, killResultSchema, ledgerSummarySchema, listProcessesResultSchema } from './processes';
 import { terminalRunResultSchema } from './runResult';
 import { workspaceInfoResultSchema } from './workspace';

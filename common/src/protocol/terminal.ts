@@ -1,4 +1,4 @@
-/** bridge/hello and terminal/*: the requests that run, watch and type into managed terminals. */
+/** terminal/*: the requests that run, watch and type into managed terminals. */
 import { z } from 'zod';
 import { limits } from './basics';
 import { runStatusSchema, strategySchema, waitModeSchema } from './runResult';
@@ -32,25 +32,6 @@ function isValidRegExp(source: string): boolean {
     return false;
   }
 }
-
-// ---------------------------------------------------------------------------------------------
-// bridge/hello: the first request on every connection; nothing else is served before it.
-
-export const helloParamsSchema = z.object({
-  token: z.string().min(1),
-  protocolVersion: z.number().int(),
-  client: z.object({ name: z.string(), version: z.string() }).optional(),
-});
-export type HelloParams = z.infer<typeof helloParamsSchema>;
-
-export const helloResultSchema = z.object({
-  protocolVersion: z.number().int(),
-  extensionVersion: z.string(),
-  windowPid: z.number().int(),
-  workspaceFolder: z.string().optional(),
-  trusted: z.boolean(),
-});
-export type HelloResult = z.infer<typeof helloResultSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // terminal/*
@@ -112,35 +93,3 @@ export type TerminalInfo = z.infer<typeof terminalInfoSchema>;
 
 export const listResultSchema = z.object({ terminals: z.array(terminalInfoSchema) });
 export type ListResult = z.infer<typeof listResultSchema>;
-
-/**
- * What a request carries besides its method's params: sent as a second positional param
- * (`[params, meta]`), never mixed into the params, so every method's params stay strictly
- * validated whatever the client asks for per request.
- */
-export const requestMetaSchema = z
-  .object({
-    /** The client wants terminal/progress notifications for this request, tagged with this id. */
-    progressId: z.string().min(1).max(64).optional(),
-    /** The MCP client declared elicitation: the person can be asked through it while this request runs (approval/ask tagged with this id). */
-    elicitId: z.string().min(1).max(64).optional(),
-    /** The MCP client the call came from (its clientInfo): for the log, and for its deadline. */
-    client: z.object({ name: z.string().max(200), version: z.string().max(100) }).strict().optional(),
-    /** How long that client lets a tool call run before it cuts it (ms), when the MCP server knows; otherwise a setting says. */
-    clientDeadlineMs: z.number().int().positive().optional(),
-    /** Where clientDeadlineMs comes from (a client's documented default, its environment). */
-    deadlineSource: z.string().max(300).optional(),
-    /** The call runs as an MCP task: the client follows it to its result, so no deadline applies. */
-    task: z.boolean().optional(),
-  })
-  .strict();
-export type RequestMeta = z.infer<typeof requestMetaSchema>;
-
-/** Server-to-client notification while a request with a progressId waits. */
-export const progressNotificationSchema = z.object({
-  progressId: z.string(),
-  elapsedMs: z.number().int().nonnegative(),
-  outputChars: z.number().int().nonnegative(),
-  lastLine: z.string().optional(),
-});
-export type ProgressNotification = z.infer<typeof progressNotificationSchema>;

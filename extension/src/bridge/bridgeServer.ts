@@ -27,11 +27,11 @@ import {
   serverRequests,
   type ApprovalAskParams,
   type ApprovalAskResult,
+  type CallMeta,
   type HelloResult,
   type MethodKey,
   type ParamsOf,
   type ProgressNotification,
-  type RequestMeta,
   type ResultOf,
 } from '../../../common/src/protocol';
 import { ShepherdError } from '../core/errors';
@@ -39,7 +39,7 @@ import { ShepherdError } from '../core/errors';
 export interface RequestContext {
   readonly signal: AbortSignal;
   /** What the MCP server said about its client (name, deadline, an MCP task), beside the params. */
-  readonly meta: Omit<RequestMeta, 'progressId' | 'elicitId'>;
+  readonly meta: CallMeta;
   /** Sends terminal/progress to the caller when it asked for progress; a no-op otherwise. */
   readonly progress: (update: Omit<ProgressNotification, 'progressId'>) => void;
   /** The connection the request came on: one MCP client's session. */

@@ -4,10 +4,10 @@
  * client alike; reading state and killing what the ledger owns stay available.
  */
 import type { ServerEntry } from '../../../common/src/protocol';
-import { ANSWER_TIMEOUT_MS } from '../core/checks/checkCall';
 import type { ProcessLedger } from '../core/ledger';
 import type { DevServers } from '../core/servers/devServers';
 import type { WorkspaceStacks } from '../core/stacks/workspaceStacks';
+import type { CallOptions } from '../core/service/callContext';
 import type { TerminalService } from '../core/service/terminalService';
 import type { BridgeHandlers, RequestContext } from './bridgeServer';
 import { elicitationApprover } from './elicitationApprover';
@@ -19,14 +19,16 @@ export interface HandlerDependencies {
   readonly stacks: WorkspaceStacks;
 }
 
-const callOptions = (context: RequestContext) => ({
-  signal: context.signal,
-  onProgress: context.progress,
-  meta: context.meta,
-  session: context.session,
-  // A client that declared elicitation is asked in its own UI; any other through the window's modal.
-  ...(context.elicit ? { approver: elicitationApprover(context.elicit, ANSWER_TIMEOUT_MS) } : {}),
-});
+function callOptions({ signal, progress, meta, session, elicit }: RequestContext): CallOptions {
+  return {
+    signal,
+    onProgress: progress,
+    meta,
+    session,
+    // A client that declared elicitation is asked in its own UI (told the service's answer bound); any other through the window's modal.
+    ...(elicit ? { approver: (answerTimeoutMs: number) => elicitationApprover(elicit, answerTimeoutMs) } : {}),
+  };
+}
 
 export function createBridgeHandlers(deps: HandlerDependencies): BridgeHandlers {
   return {

@@ -103,10 +103,6 @@ export function nothingRunningError(terminal: string, last?: { readonly command:
   );
 }
 
-export function keySentWithoutRunError(terminal: string): ShepherdError {
-  return new ShepherdError(BridgeErrorCode.NoActiveRun, `Sent the key to terminal ${quoteName(terminal)}, which has not run a command yet.`);
-}
-
 export function terminalClosedError(terminal: string): ShepherdError {
   return new ShepherdError(
     BridgeErrorCode.TerminalClosed,

@@ -12,9 +12,9 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { Logger } from '../../../common/src/logger';
 import { launcherPath, shepherdHome } from '../../../common/src/shepherdHome';
-import { ConfigEditError } from '../core/clients/configEdits';
-import { applyConnect, planConnect, type ConnectPlan } from '../core/clients/connect';
-import { MCP_CLIENTS, detectClient, genericJson, type ClientContext, type ClientId, type McpClientSpec, type Scope } from '../core/clients/mcpClients';
+import { ConfigEditError } from '../clients/configEdits';
+import { applyConnect, planConnect, type ConnectPlan } from '../clients/connect';
+import { MCP_CLIENTS, detectClient, genericJson, type ClientContext, type ClientId, type McpClientSpec, type Scope } from '../clients/mcpClients';
 import { COMMANDS } from './ui/ids';
 import { userAction } from './ui/userFeedback';
 

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { Logger } from '../../../common/src/logger';
-import { copilotSetupStep, type CopilotSettings } from '../core/copilotSetup';
+import { copilotSetupStep, type CopilotSettings } from '../clients/copilotSetup';
 import { mcpServerId } from './mcpServerProvider';
 import { userAction } from './ui/userFeedback';
 

@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../../common/src/logger';
 import type { WaitMode } from '../../../common/src/protocol';
 import type { InProcessSession } from '../../../mcp-server/src/inProcess';
-import { renderModelView, resultHeadline } from '../core/service/modelView';
+import { renderModelView, resultHeadline } from './modelView';
 import { COMMANDS, PROCESSES_VIEW_ID } from './ui/ids';
 import { userAction } from './ui/userFeedback';
 

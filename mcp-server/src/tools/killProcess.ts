@@ -1,6 +1,10 @@
 import { killProcessParamsSchema, killResultSchema } from '../../../common/src/protocol';
-import { renderKill } from '../render';
-import { callBridge, toolResult, withReminder, type ToolRegistration } from '../toolSupport';
+import { KILL_ANNOTATIONS } from './support/annotations';
+import { callBridge } from './support/callBridge';
+import { withReminder } from './support/ledgerReminder';
+import { renderKill } from './support/render';
+import type { ToolRegistration } from './support/toolContext';
+import { toolResult } from './support/toolResult';
 
 const inputSchema = {
   pid: killProcessParamsSchema.shape.pid.describe('A pid from list_processes (running or orphaned). Its whole tree is killed: SIGTERM, then SIGKILL after a short grace.'),
@@ -18,15 +22,7 @@ export const registerKillProcess: ToolRegistration = (server, context) => {
         'terminal, terminal_input "\\u0003" is gentler.',
       inputSchema,
       outputSchema: withReminder(killResultSchema),
-      annotations: {
-        // Ends processes: VS Code asks before every call (unless the user allows it for the session).
-        readOnlyHint: false,
-        destructiveHint: true,
-        // Killing what is already gone changes nothing more.
-        idempotentHint: true,
-        // Local processes the ledger owns; its result (what was killed) needs no review.
-        openWorldHint: false,
-      },
+      annotations: KILL_ANNOTATIONS,
     },
     (args, extra) => toolResult(context, () => callBridge(context, 'killProcess', { pid: args.pid }, extra), renderKill),
   );

@@ -1,6 +1,9 @@
 import { listProcessesResultSchema } from '../../../common/src/protocol';
-import { renderProcesses } from '../render';
-import { callBridge, toolResult, withReminder, type ToolRegistration } from '../toolSupport';
+import { callBridge } from './support/callBridge';
+import { withReminder } from './support/ledgerReminder';
+import { renderProcesses } from './support/render';
+import type { ToolRegistration } from './support/toolContext';
+import { toolResult } from './support/toolResult';
 
 export const registerListProcesses: ToolRegistration = (server, context) => {
   server.registerTool(

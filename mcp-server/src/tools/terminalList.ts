@@ -1,6 +1,9 @@
 import { listResultSchema } from '../../../common/src/protocol';
-import { renderTerminalList } from '../render';
-import { callBridge, toolResult, withReminder, type ToolRegistration } from '../toolSupport';
+import { callBridge } from './support/callBridge';
+import { withReminder } from './support/ledgerReminder';
+import { renderTerminalList } from './support/render';
+import type { ToolRegistration } from './support/toolContext';
+import { toolResult } from './support/toolResult';
 
 export const registerTerminalList: ToolRegistration = (server, context) => {
   server.registerTool(

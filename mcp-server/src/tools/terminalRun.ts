@@ -1,7 +1,7 @@
 import { limits, runParamsSchema } from '../../../common/src/protocol';
-import { registerRunTool } from '../runTool';
-import { describeStatuses } from '../toolGuide';
-import { defaultTimeoutNote, type ToolRegistration } from '../toolSupport';
+import { registerRunTool } from './support/runTool';
+import type { ToolRegistration } from './support/toolContext';
+import { defaultTimeoutNote, describeStatuses } from './support/toolGuide';
 
 const params = runParamsSchema.shape;
 

@@ -1,7 +1,7 @@
 import { stateParamsSchema } from '../../../common/src/protocol';
-import { registerRunTool } from '../runTool';
-import { describeStatuses, REPORTED_STATUSES } from '../toolGuide';
-import { defaultTimeoutNote, type ToolRegistration } from '../toolSupport';
+import { registerRunTool } from './support/runTool';
+import type { ToolRegistration } from './support/toolContext';
+import { defaultTimeoutNote, describeStatuses, REPORTED_STATUSES } from './support/toolGuide';
 
 const params = stateParamsSchema.shape;
 

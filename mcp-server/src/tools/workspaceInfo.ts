@@ -1,6 +1,9 @@
 import { workspaceInfoResultSchema } from '../../../common/src/protocol';
-import { renderWorkspaceInfo } from '../render';
-import { callBridge, toolResult, withReminder, type ToolRegistration } from '../toolSupport';
+import { callBridge } from './support/callBridge';
+import { withReminder } from './support/ledgerReminder';
+import { renderWorkspaceInfo } from './support/render';
+import type { ToolRegistration } from './support/toolContext';
+import { toolResult } from './support/toolResult';
 
 export const registerWorkspaceInfo: ToolRegistration = (server, context) => {
   server.registerTool(

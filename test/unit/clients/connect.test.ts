@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigChangedError, applyConnect, isInside, planConnect } from '../../../extension/src/core/clients/connect';
-import { clientSpec, type ClientContext } from '../../../extension/src/core/clients/mcpClients';
+import { ConfigChangedError, applyConnect, isInside, planConnect } from '../../../extension/src/clients/connect';
+import { clientSpec, type ClientContext } from '../../../extension/src/clients/mcpClients';
 import { TempDirs } from '../../support/tempDirs';
 
 const dirs = new TempDirs();

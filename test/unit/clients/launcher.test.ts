@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { launcherPath } from '../../../common/src/shepherdHome';
-import { compareVersions, installLauncher, posixLauncher, readLauncherTarget, windowsLauncher, type LauncherTarget } from '../../../extension/src/core/clients/launcher';
+import { compareVersions, installLauncher, posixLauncher, readLauncherTarget, windowsLauncher, type LauncherTarget } from '../../../extension/src/clients/launcher';
 import { TempDirs } from '../../support/tempDirs';
 
 const dirs = new TempDirs();

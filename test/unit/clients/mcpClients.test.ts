@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'jsonc-parser';
-import { ConfigEditError } from '../../../extension/src/core/clients/configEdits';
-import { MCP_CLIENTS, clientSpec, detectClient, genericJson, type ClientContext, type ClientId, type Scope } from '../../../extension/src/core/clients/mcpClients';
+import { ConfigEditError } from '../../../extension/src/clients/configEdits';
+import { MCP_CLIENTS, clientSpec, detectClient, genericJson, type ClientContext, type ClientId, type Scope } from '../../../extension/src/clients/mcpClients';
 
 const fixture = (name: string): string => readFileSync(path.join(__dirname, '..', '..', 'fixtures', 'clients', name), 'utf8');
 const home = '/home/ana';

@@ -9,7 +9,8 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ActiveEntry } from '../../../extension/src/core/ledger/formats';
 import { LedgerStore } from '../../../extension/src/core/ledger/ledgerStore';
-import { TempDirs, sampleEvent } from './helpers';
+import { TempDirs } from '../../support/tempDirs';
+import { sampleEvent } from './storeSupport';
 
 const WORKER = path.join(__dirname, 'fixtures', 'storeWorker.ts');
 

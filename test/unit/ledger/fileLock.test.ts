@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { LockTimeoutError, withFileLock, type FileLockOptions } from '../../../extension/src/core/ledger/fileLock';
-import { TempDirs } from './helpers';
+import { TempDirs } from '../../support/tempDirs';
 
 const fast: FileLockOptions = { timeoutMs: 300, staleMs: 2000, retryMs: 5 };
 

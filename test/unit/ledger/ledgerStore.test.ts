@@ -9,7 +9,9 @@ import path from 'node:path';
 import { GITIGNORE_CONTENT, type ActiveEntry, type SessionSummary } from '../../../extension/src/core/ledger/formats';
 import { appendLines } from '../../../extension/src/core/ledger/jsonl';
 import { LedgerStore } from '../../../extension/src/core/ledger/ledgerStore';
-import { TempDirs, collectingLogger, sampleEvent } from './helpers';
+import { collectingLogger } from '../../support/collectingLogger';
+import { TempDirs } from '../../support/tempDirs';
+import { sampleEvent } from './storeSupport';
 
 function entry(pid: number, sessionId: string): ActiveEntry {
   return {

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { defaultLedgerSettings } from '../../../extension/src/core/ledger/api';
 import { PollCadence, dueScope, type PollActivity } from '../../../extension/src/core/ledger/pollCadence';
-import { collectingLogger, waitFor } from './helpers';
+import { collectingLogger } from '../../support/collectingLogger';
+import { waitFor } from '../processes/helpers';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

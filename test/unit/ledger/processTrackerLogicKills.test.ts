@@ -7,26 +7,26 @@
  */
 import assert from 'node:assert/strict';
 import { BridgeErrorCode, ShepherdError } from '../../../extension/src/core/errors';
-import { waitFor } from './helpers';
-import { describeEvents, eventLine, fake, fakeTableHooks, identity, NO_KILLS, ON_DEMAND, openTerminal, openWindow, running } from './processTrackerLogicSupport';
+import { waitFor } from '../processes/helpers';
+import { describeEvents, eventLine, identity, NO_KILLS, ON_DEMAND, running, useFakeTable } from './processTrackerLogicSupport';
 import { rejectsNotOwned } from './trackerSupport';
 
 describe('ProcessTracker logic (fake process table, every OS)', function () {
-  fakeTableHooks();
+  const t = useFakeTable();
 
   it('kill(pid) ends an owned tree (identity-checked), logs it before answering, and refuses everything else', async () => {
-    const w = await openWindow(undefined, { settings: ON_DEMAND });
-    const shell = openTerminal(w.tracker, 'dev');
-    const npm = fake.spawn(shell.pid, 'npm', 'npm run dev');
-    const vite = fake.spawn(npm.pid, 'node', 'node vite');
-    const esbuild = fake.spawn(vite.pid, 'esbuild', 'esbuild --service');
-    const job = fake.spawn(shell.pid, 'sleep', 'sleep 100');
-    const stranger = fake.spawn(1, 'sshd', 'sshd -D');
+    const w = await t.openWindow(undefined, { settings: ON_DEMAND });
+    const shell = t.openTerminal(w.tracker, 'dev');
+    const npm = t.fake.spawn(shell.pid, 'npm', 'npm run dev');
+    const vite = t.fake.spawn(npm.pid, 'node', 'node vite');
+    const esbuild = t.fake.spawn(vite.pid, 'esbuild', 'esbuild --service');
+    const job = t.fake.spawn(shell.pid, 'sleep', 'sleep 100');
+    const stranger = t.fake.spawn(1, 'sshd', 'sshd -D');
     await w.tracker.refresh();
 
     assert.deepEqual(await w.tracker.kill(vite.pid), { killed: [vite.pid, esbuild.pid], failed: [] });
-    assert.deepEqual(fake.killRequests, [identity(vite)]);
-    assert.deepEqual(fake.signalled, [vite.pid, esbuild.pid]);
+    assert.deepEqual(t.fake.killRequests, [identity(vite)]);
+    assert.deepEqual(t.fake.signalled, [vite.pid, esbuild.pid]);
     assert.deepEqual(running(w.tracker), [`${npm.pid}:`, `${job.pid}:`]);
     // In the log before kill() answered: whoever asked may read it next.
     assert.deepEqual(
@@ -37,24 +37,24 @@ describe('ProcessTracker logic (fake process table, every OS)', function () {
     // Each refusal says why, and what to do instead.
     const refuse = (pid: number, why: RegExp): Promise<void> =>
       rejectsNotOwned(w.tracker.kill(pid), new RegExp(`^pid ${pid} ${why.source}.*list_processes shows the processes Terminal Shepherd can kill\\.$`));
-    const callsBefore = fake.calls.length;
+    const callsBefore = t.fake.calls.length;
     await refuse(1, /is not a process Terminal Shepherd started \(it is the system's init process\)/);
     await refuse(process.pid, /is the VS Code extension host that runs Terminal Shepherd; it is never killed\./);
     await refuse(shell.pid, /is the shell of terminal "dev".*terminal_input \{name: "dev", text: "\\u0003"\}/);
-    assert.equal(fake.calls.length, callsBefore, 'refused without asking the OS');
+    assert.equal(t.fake.calls.length, callsBefore, 'refused without asking the OS');
     await refuse(stranger.pid, /is not a process Terminal Shepherd started in this window, so it is not killed\./);
     await refuse(vite.pid, /\(`node vite` in terminal "dev"\) already ended at \d{4}-/);
-    assert.deepEqual(fake.killRequests, [identity(vite)], 'no refusal reached killTree');
+    assert.deepEqual(t.fake.killRequests, [identity(vite)], 'no refusal reached killTree');
 
     // Started since the last poll: the refresh kill() makes finds it.
-    const late = fake.spawn(shell.pid, 'sleep', 'sleep 200');
+    const late = t.fake.spawn(shell.pid, 'sleep', 'sleep 200');
     assert.deepEqual(await w.tracker.kill(late.pid), { killed: [late.pid], failed: [] });
 
     // The OS refuses (EPERM): the root stays running and is reported failed; its child is killed.
-    const guarded = fake.spawn(shell.pid, 'sudo', 'sudo tail -f /var/log/syslog');
-    const tail = fake.spawn(guarded.pid, 'tail', 'tail -f /var/log/syslog');
+    const guarded = t.fake.spawn(shell.pid, 'sudo', 'sudo tail -f /var/log/syslog');
+    const tail = t.fake.spawn(guarded.pid, 'tail', 'tail -f /var/log/syslog');
     await w.tracker.refresh();
-    fake.failKill(guarded.pid);
+    t.fake.failKill(guarded.pid);
     assert.deepEqual(await w.tracker.kill(guarded.pid), { killed: [tail.pid], failed: [guarded.pid] });
     assert.deepEqual(running(w.tracker), [`${npm.pid}:`, `${job.pid}:`, `${guarded.pid}:`]);
     assert.ok(w.logger.has('warn', new RegExp(`could not kill ${guarded.pid} \\(kill_request\\)`)));
@@ -63,16 +63,16 @@ describe('ProcessTracker logic (fake process table, every OS)', function () {
       describeEvents((await w.events()).filter((e) => e.event === 'killed')).slice(2),
       [eventLine('killed', late, 'kill_request'), eventLine('killed', tail, 'kill_request')],
     );
-    assert.ok(await fake.isAlive(stranger));
-    assert.deepEqual(fake.signalled, [vite.pid, esbuild.pid, late.pid, guarded.pid, tail.pid], 'nothing outside the ledger was touched');
+    assert.ok(await t.fake.isAlive(stranger));
+    assert.deepEqual(t.fake.signalled, [vite.pid, esbuild.pid, late.pid, guarded.pid, tail.pid], 'nothing outside the ledger was touched');
   });
 
   it('kill(pid) logs every process it kills, also a child born since the last poll (spawned, then killed)', async () => {
-    const w = await openWindow(undefined, { settings: ON_DEMAND });
-    const shell = openTerminal(w.tracker, 'dev');
-    const server = fake.spawn(shell.pid, 'node', 'node server.js');
+    const w = await t.openWindow(undefined, { settings: ON_DEMAND });
+    const shell = t.openTerminal(w.tracker, 'dev');
+    const server = t.fake.spawn(shell.pid, 'node', 'node server.js');
     await w.tracker.refresh();
-    const worker = fake.spawn(server.pid, 'node', 'node worker.js'); // no poll has seen it
+    const worker = t.fake.spawn(server.pid, 'node', 'node worker.js'); // no poll has seen it
 
     assert.deepEqual(await w.tracker.kill(server.pid), { killed: [server.pid, worker.pid], failed: [] });
     assert.deepEqual(describeEvents(await w.events()), [
@@ -87,13 +87,13 @@ describe('ProcessTracker logic (fake process table, every OS)', function () {
   });
 
   it('kill(pid) never logs a tracked process as killed when a stranger in the tree had reused its pid: that one completed, the stranger is logged', async () => {
-    const w = await openWindow(undefined, { settings: ON_DEMAND });
-    const shell = openTerminal(w.tracker, 'dev');
-    const server = fake.spawn(shell.pid, 'node', 'node server.js');
-    const oldChild = fake.spawn(server.pid, 'esbuild', 'esbuild --service');
+    const w = await t.openWindow(undefined, { settings: ON_DEMAND });
+    const shell = t.openTerminal(w.tracker, 'dev');
+    const server = t.fake.spawn(shell.pid, 'node', 'node server.js');
+    const oldChild = t.fake.spawn(server.pid, 'esbuild', 'esbuild --service');
     await w.tracker.refresh();
-    fake.exit(oldChild.pid); // exits unseen...
-    const reuser = fake.spawn(server.pid, 'node', 'node worker.js', oldChild.pid); // ...and its pid is reused in the same tree
+    t.fake.exit(oldChild.pid); // exits unseen...
+    const reuser = t.fake.spawn(server.pid, 'node', 'node worker.js', oldChild.pid); // ...and its pid is reused in the same tree
 
     assert.deepEqual(await w.tracker.kill(server.pid), { killed: [server.pid, reuser.pid], failed: [] });
     assert.deepEqual(describeEvents(await w.events()), [
@@ -108,9 +108,9 @@ describe('ProcessTracker logic (fake process table, every OS)', function () {
   });
 
   it('after dispose (the window closing) kill() and killOrphans() refuse and touch nothing', async () => {
-    const w = await openWindow(undefined, { settings: ON_DEMAND });
-    const shell = openTerminal(w.tracker, 'dev');
-    const server = fake.spawn(shell.pid, 'node', 'node server.js');
+    const w = await t.openWindow(undefined, { settings: ON_DEMAND });
+    const shell = t.openTerminal(w.tracker, 'dev');
+    const server = t.fake.spawn(shell.pid, 'node', 'node server.js');
     await w.tracker.refresh();
     await w.tracker.dispose();
     const closing = (error: unknown): boolean => {
@@ -121,32 +121,32 @@ describe('ProcessTracker logic (fake process table, every OS)', function () {
     };
     await assert.rejects(w.tracker.kill(server.pid), closing);
     await assert.rejects(w.tracker.killOrphans(), closing);
-    assert.deepEqual(fake.killRequests, []);
-    assert.ok(await fake.isAlive(server));
+    assert.deepEqual(t.fake.killRequests, []);
+    assert.ok(await t.fake.isAlive(server));
   });
 
   it('terminalClosed(name) kills what that terminal’s processes still run, not other terminals’', async () => {
-    const w = await openWindow(undefined, { settings: ON_DEMAND });
-    const doomed = openTerminal(w.tracker, 'doomed');
-    const kept = openTerminal(w.tracker, 'kept');
-    const server = fake.spawn(doomed.pid, 'node', 'node server.js');
-    const worker = fake.spawn(server.pid, 'node', 'node worker.js');
-    const wrapper = fake.spawn(doomed.pid, 'sh', 'sh -c "daemon &"');
-    const daemon = fake.spawn(wrapper.pid, 'daemon', 'daemon');
-    const other = fake.spawn(kept.pid, 'sleep', 'sleep 500');
+    const w = await t.openWindow(undefined, { settings: ON_DEMAND });
+    const doomed = t.openTerminal(w.tracker, 'doomed');
+    const kept = t.openTerminal(w.tracker, 'kept');
+    const server = t.fake.spawn(doomed.pid, 'node', 'node server.js');
+    const worker = t.fake.spawn(server.pid, 'node', 'node worker.js');
+    const wrapper = t.fake.spawn(doomed.pid, 'sh', 'sh -c "daemon &"');
+    const daemon = t.fake.spawn(wrapper.pid, 'daemon', 'daemon');
+    const other = t.fake.spawn(kept.pid, 'sleep', 'sleep 500');
     await w.tracker.refresh();
-    fake.exit(wrapper.pid); // the daemon escapes the tree
-    const late = fake.spawn(doomed.pid, 'sleep', 'sleep 7'); // since the last poll: the closing look finds it
+    t.fake.exit(wrapper.pid); // the daemon escapes the tree
+    const late = t.fake.spawn(doomed.pid, 'sleep', 'sleep 7'); // since the last poll: the closing look finds it
 
     assert.deepEqual(await w.tracker.terminalClosed('doomed'), { killed: [server.pid, worker.pid, daemon.pid, late.pid], failed: [] });
-    assert.deepEqual(fake.killRequests, [identity(server), identity(daemon), identity(late)], 'one request per tree, oldest first');
+    assert.deepEqual(t.fake.killRequests, [identity(server), identity(daemon), identity(late)], 'one request per tree, oldest first');
     assert.deepEqual(running(w.tracker), [`${other.pid}:`]);
     assert.deepEqual(await w.tracker.terminalClosed('doomed'), NO_KILLS, 'a second close does nothing');
 
     // A terminal whose shell already exited: what it started still runs, re-parented, and is killed.
-    fake.exit(kept.pid);
+    t.fake.exit(kept.pid);
     assert.deepEqual(await w.tracker.terminalClosed('kept'), { killed: [other.pid], failed: [] });
-    assert.deepEqual(fake.signalled, [server.pid, worker.pid, daemon.pid, late.pid, other.pid]);
+    assert.deepEqual(t.fake.signalled, [server.pid, worker.pid, daemon.pid, late.pid, other.pid]);
     assert.deepEqual(w.tracker.summary(), { running: [], orphaned: [] });
 
     const log = await waitFor('the killed events', async () => {

@@ -11,12 +11,12 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { LEDGER_FILES, type SessionSummary } from '../../../extension/src/core/ledger/formats';
 import type { ProcessInfo } from '../../../extension/src/core/processes/types';
-import { waitFor } from './helpers';
-import { describeEvents, dirs, eventLine, fake, fakeTableHooks, identity, NO_KILLS, ON_DEMAND, openTerminal, openWindow, running } from './processTrackerLogicSupport';
+import { waitFor } from '../processes/helpers';
+import { describeEvents, eventLine, identity, NO_KILLS, ON_DEMAND, running, useFakeTable } from './processTrackerLogicSupport';
 import { rejectsNotOwned } from './trackerSupport';
 
 describe('ProcessTracker logic (fake process table, every OS)', function () {
-  fakeTableHooks();
+  const t = useFakeTable();
 
   describe('startup: a second window on the same data dir (a reload)', () => {
     /**
@@ -24,35 +24,35 @@ describe('ProcessTracker logic (fake process table, every OS)', function () {
      * dies: its extension host and shell leave the table, the processes they started stay.
      */
     async function windowThatDies<T extends [] | ProcessInfo[]>(dir: string, start: (shell: ProcessInfo) => T): Promise<T> {
-      const a = await openWindow(dir, { settings: ON_DEMAND, sessionId: 'sessionA' });
-      const shell = openTerminal(a.tracker, 'srv');
+      const a = await t.openWindow(dir, { settings: ON_DEMAND, sessionId: 'sessionA' });
+      const shell = t.openTerminal(a.tracker, 'srv');
       const started = start(shell);
       await a.tracker.refresh();
       await a.tracker.dispose();
-      fake.exit(a.host.pid);
-      fake.exit(shell.pid);
+      t.fake.exit(a.host.pid);
+      t.fake.exit(shell.pid);
       return started;
     }
 
     it('adopts live processes as orphans with their ports, closes exited and reused ones, leaves live windows alone', async () => {
-      const dir = dirs.make();
+      const dir = t.dirs.make();
       // Window C lives on (its host stays in the table), with a process of its own.
-      const c = await openWindow(dir, { settings: ON_DEMAND, sessionId: 'sessionC' });
-      const cJob = fake.spawn(openTerminal(c.tracker, 'c').pid, 'sleep', 'sleep 300');
+      const c = await t.openWindow(dir, { settings: ON_DEMAND, sessionId: 'sessionC' });
+      const cJob = t.fake.spawn(t.openTerminal(c.tracker, 'c').pid, 'sleep', 'sleep 300');
       await c.tracker.refresh();
       await c.tracker.dispose();
       const [server, exited, reused] = await windowThatDies(dir, (shell) => {
-        const s = fake.spawn(shell.pid, 'node', 'node server.js');
-        fake.setPorts(s.pid, [8080]);
-        return [s, fake.spawn(shell.pid, 'sleep', 'sleep 1'), fake.spawn(shell.pid, 'sleep', 'sleep 2')];
+        const s = t.fake.spawn(shell.pid, 'node', 'node server.js');
+        t.fake.setPorts(s.pid, [8080]);
+        return [s, t.fake.spawn(shell.pid, 'sleep', 'sleep 1'), t.fake.spawn(shell.pid, 'sleep', 'sleep 2')];
       });
       // While no window looked: one exits, one's pid is reused, the server opens another port.
-      fake.exit(exited.pid);
-      fake.exit(reused.pid);
-      const stranger = fake.spawn(1, 'sleep', 'sleep 3', reused.pid);
-      fake.setPorts(server.pid, [8080, 8081]);
+      t.fake.exit(exited.pid);
+      t.fake.exit(reused.pid);
+      const stranger = t.fake.spawn(1, 'sleep', 'sleep 3', reused.pid);
+      t.fake.setPorts(server.pid, [8080, 8081]);
 
-      const b = await openWindow(dir, { settings: ON_DEMAND, sessionId: 'sessionB' });
+      const b = await t.openWindow(dir, { settings: ON_DEMAND, sessionId: 'sessionB' });
       assert.deepEqual(b.startup, {
         orphans: [
           {
@@ -96,25 +96,25 @@ describe('ProcessTracker logic (fake process table, every OS)', function () {
 
       await rejectsNotOwned(b.tracker.kill(stranger.pid), /not a process Terminal Shepherd started in this window/);
       await rejectsNotOwned(b.tracker.kill(cJob.pid), /not a process Terminal Shepherd started in this window/);
-      assert.deepEqual(fake.killRequests, []);
+      assert.deepEqual(t.fake.killRequests, []);
     });
 
     it('killOrphans() kills the orphans still alive and nothing else', async () => {
-      const dir = dirs.make();
+      const dir = t.dirs.make();
       const [server, worker, watcher] = await windowThatDies(dir, (shell) => {
-        const s = fake.spawn(shell.pid, 'node', 'node server.js');
-        return [s, fake.spawn(s.pid, 'node', 'node worker.js'), fake.spawn(shell.pid, 'node', 'node watch.js')];
+        const s = t.fake.spawn(shell.pid, 'node', 'node server.js');
+        return [s, t.fake.spawn(s.pid, 'node', 'node worker.js'), t.fake.spawn(shell.pid, 'node', 'node watch.js')];
       });
-      const b = await openWindow(dir, { settings: ON_DEMAND, sessionId: 'sessionB' });
+      const b = await t.openWindow(dir, { settings: ON_DEMAND, sessionId: 'sessionB' });
       assert.deepEqual(b.startup.orphans.map((p) => p.pid), [server.pid, watcher.pid, worker.pid], 'in the order A found them');
-      const own = fake.spawn(openTerminal(b.tracker, 'mine').pid, 'sleep', 'sleep 100');
-      fake.exit(watcher.pid); // an orphan that exits on its own is completed, not killed
+      const own = t.fake.spawn(t.openTerminal(b.tracker, 'mine').pid, 'sleep', 'sleep 100');
+      t.fake.exit(watcher.pid); // an orphan that exits on its own is completed, not killed
       await b.tracker.refresh();
       assert.deepEqual(b.tracker.summary().orphaned.map((e) => e.pid), [server.pid, worker.pid]);
 
       assert.deepEqual(await b.tracker.killOrphans(), { killed: [server.pid, worker.pid], failed: [] });
-      assert.deepEqual(fake.killRequests, [identity(server)], 'the worker went down with its parent');
-      assert.deepEqual(fake.signalled, [server.pid, worker.pid]);
+      assert.deepEqual(t.fake.killRequests, [identity(server)], 'the worker went down with its parent');
+      assert.deepEqual(t.fake.signalled, [server.pid, worker.pid]);
       assert.deepEqual(b.tracker.summary(), { running: [{ pid: own.pid, name: 'sleep', terminalName: 'mine', ports: [], startedAt: own.startedAt }], orphaned: [] });
       assert.deepEqual(describeEvents((await b.events()).filter((e) => e.sessionId === 'sessionB')), [
         eventLine('orphaned', server, 'sessionA'),
@@ -129,12 +129,12 @@ describe('ProcessTracker logic (fake process table, every OS)', function () {
     });
 
     it('reports a corrupt active-processes.json, starts empty, and replaces it', async () => {
-      const dir = dirs.make();
+      const dir = t.dirs.make();
       writeFileSync(path.join(dir, LEDGER_FILES.active), '{ this is not json');
-      const w = await openWindow(dir, { settings: ON_DEMAND });
+      const w = await t.openWindow(dir, { settings: ON_DEMAND });
       assert.deepEqual(w.startup, { orphans: [], closed: 0, foreign: 0, skippedEntries: 0, activeFileCorrupt: true });
       assert.ok(w.logger.has('warn', /not a valid active-processes file; treating it as empty/));
-      const job = fake.spawn(openTerminal(w.tracker, 't').pid, 'sleep', 'sleep 100');
+      const job = t.fake.spawn(t.openTerminal(w.tracker, 't').pid, 'sleep', 'sleep 100');
       await w.tracker.refresh();
       await w.tracker.dispose();
       const active = await w.store.readActive();
@@ -143,24 +143,24 @@ describe('ProcessTracker logic (fake process table, every OS)', function () {
     });
 
     it('a window starting while the OS does not answer adopts nothing and leaves the entries to the next one', async () => {
-      const dir = dirs.make();
-      const [server] = await windowThatDies(dir, (shell) => [fake.spawn(shell.pid, 'node', 'node server.js')]);
-      fake.failNext('listAll');
-      const b = await openWindow(dir, { settings: ON_DEMAND, sessionId: 'sessionB' });
+      const dir = t.dirs.make();
+      const [server] = await windowThatDies(dir, (shell) => [t.fake.spawn(shell.pid, 'node', 'node server.js')]);
+      t.fake.failNext('listAll');
+      const b = await t.openWindow(dir, { settings: ON_DEMAND, sessionId: 'sessionB' });
       assert.deepEqual(b.startup.orphans, []);
       assert.ok(b.logger.has('warn', /cannot list processes; orphans of earlier windows are not checked/));
       await b.tracker.dispose();
-      const c = await openWindow(dir, { settings: ON_DEMAND, sessionId: 'sessionC' });
+      const c = await t.openWindow(dir, { settings: ON_DEMAND, sessionId: 'sessionC' });
       assert.deepEqual(c.startup.orphans.map((p) => p.pid), [server.pid]);
     });
   });
 
   it('dispose() stops polling and writes active-processes.json and the session summary a last time', async () => {
     const quiet = { activeDelayMs: 60_000, activeMaxDelayMs: 60_000, sessionDelayMs: 60_000, sessionMaxDelayMs: 60_000 };
-    const w = await openWindow(undefined, { persistence: quiet });
-    const shell = openTerminal(w.tracker, 't');
+    const w = await t.openWindow(undefined, { persistence: quiet });
+    const shell = t.openTerminal(w.tracker, 't');
     w.tracker.runStarted('t'); // polled every 100 ms until disposed
-    const job = fake.spawn(shell.pid, 'sleep', 'sleep 100');
+    const job = t.fake.spawn(shell.pid, 'sleep', 'sleep 100');
     await waitFor('the job tracked', () => running(w.tracker).length === 1);
     assert.deepEqual((await w.store.readActive()).entries, [], 'not written yet: the writes are debounced for a minute');
 
@@ -174,15 +174,15 @@ describe('ProcessTracker logic (fake process table, every OS)', function () {
     assert.deepEqual(session.counts, { tracked: 1, running: 1, orphaned: 0, completed: 0, killed: 0, adopted: 0 });
 
     // Nothing runs any more: no look at the OS, no write, whatever happens.
-    const calls = fake.calls.length;
+    const calls = t.fake.calls.length;
     rmSync(w.store.activePath);
-    w.tracker.terminalOpened('u', fake.spawn(1, 'bash', 'bash').pid);
+    w.tracker.terminalOpened('u', t.fake.spawn(1, 'bash', 'bash').pid);
     w.tracker.runStarted('u');
     w.tracker.runEnded('t');
     assert.deepEqual(await w.tracker.terminalClosed('t'), NO_KILLS);
-    fake.spawn(shell.pid, 'sleep', 'sleep 200');
+    t.fake.spawn(shell.pid, 'sleep', 'sleep 200');
     await new Promise((resolve) => setTimeout(resolve, 500)); // five poll intervals
-    assert.equal(fake.calls.length, calls);
+    assert.equal(t.fake.calls.length, calls);
     assert.deepEqual(await w.store.readActive(), { entries: [], skipped: 0, corrupt: false });
   });
 });

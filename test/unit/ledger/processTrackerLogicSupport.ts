@@ -7,15 +7,16 @@
  * Most tests poll only when they ask (refresh, runEnded, kill, terminalClosed), so what the
  * tracker saw is exact; the ones about cadence use makeTracker's fast polling and wait for it.
  *
- * `fake` is the current test's table (a fresh one before each test), read by importers through
- * the module's live binding. Call `fakeTableHooks()` in each file's describe.
+ * Each file's describe calls `const t = useFakeTable()`; `t` is the running test's table, windows
+ * and folders (a fresh set before each test).
  */
+import assert from 'node:assert/strict';
 import type { LedgerStartup } from '../../../extension/src/core/ledger/api';
 import type { LedgerEvent } from '../../../extension/src/core/ledger/formats';
 import type { ProcessTracker } from '../../../extension/src/core/ledger/processTracker';
 import type { ProcessInfo } from '../../../extension/src/core/processes/types';
 import { FakeProcessMonitor } from './fakeProcessMonitor';
-import { TempDirs } from './helpers';
+import { TempDirs } from '../../support/tempDirs';
 import { makeTracker, type TrackerFixture } from './trackerSupport';
 
 /** No timer-driven poll within a test's lifetime. */
@@ -41,34 +42,62 @@ export function identity(p: ProcessInfo): { pid: number; startTime: string; comm
   return { pid: p.pid, startTime: p.startTime, commandLine: p.commandLine };
 }
 
-export const dirs = new TempDirs();
-const fixtures: TrackerFixture[] = [];
-export let fake: FakeProcessMonitor;
+/** One test's fake world: a process table, the windows opened on it and their folders. */
+export interface FakeTable {
+  readonly fake: FakeProcessMonitor;
+  readonly dirs: TempDirs;
+  /** A window: its extension host in the table (the owner other windows check) and a started tracker. */
+  openWindow(dir?: string, options?: Parameters<typeof makeTracker>[2]): Promise<WindowFixture>;
+  /** A managed terminal: its shell in the table, announced to the tracker. */
+  openTerminal(tracker: ProcessTracker, name: string): ProcessInfo;
+}
 
-/** A fresh fake table before each test; after it, every window's tracker disposed and the folders removed. */
-export function fakeTableHooks(): void {
+function newFakeTable(): FakeTable & { dispose(): Promise<void> } {
+  const fake = new FakeProcessMonitor();
+  const dirs = new TempDirs();
+  const windows: TrackerFixture[] = [];
+  return {
+    fake,
+    dirs,
+    async openWindow(dir = dirs.make(), options = {}) {
+      const host = fake.spawn(1, 'code', 'code --type=extensionHost');
+      const fixture = makeTracker(fake, dir, { ...options, owner: { pid: host.pid, startTime: host.startTime } });
+      windows.push(fixture);
+      return { ...fixture, host, startup: await fixture.tracker.start() };
+    },
+    openTerminal(tracker, name) {
+      const shell = fake.spawn(1, 'bash', 'bash --login');
+      tracker.terminalOpened(name, shell.pid);
+      return shell;
+    },
+    async dispose() {
+      await Promise.all(windows.splice(0).map((f) => f.tracker.dispose()));
+      dirs.cleanup();
+    },
+  };
+}
+
+/** For a describe: the running test's FakeTable (a fresh one before each test; after it, every window's tracker disposed and the folders removed). */
+export function useFakeTable(): FakeTable {
+  let current: ReturnType<typeof newFakeTable> | undefined;
   beforeEach(() => {
-    fake = new FakeProcessMonitor();
+    current = newFakeTable();
   });
   afterEach(async () => {
-    await Promise.all(fixtures.splice(0).map((f) => f.tracker.dispose()));
-    dirs.cleanup();
+    await current?.dispose();
+    current = undefined;
   });
-}
-
-/** A window: its extension host in the table (the owner other windows check) and a started tracker. */
-export async function openWindow(dir = dirs.make(), options: Parameters<typeof makeTracker>[2] = {}): Promise<WindowFixture> {
-  const host = fake.spawn(1, 'code', 'code --type=extensionHost');
-  const fixture = makeTracker(fake, dir, { ...options, owner: { pid: host.pid, startTime: host.startTime } });
-  fixtures.push(fixture);
-  return { ...fixture, host, startup: await fixture.tracker.start() };
-}
-
-/** A managed terminal: its shell in the table, announced to the tracker. */
-export function openTerminal(tracker: ProcessTracker, name: string): ProcessInfo {
-  const shell = fake.spawn(1, 'bash', 'bash --login');
-  tracker.terminalOpened(name, shell.pid);
-  return shell;
+  const now = () => current ?? assert.fail('a FakeTable exists only while a test runs');
+  return {
+    get fake() {
+      return now().fake;
+    },
+    get dirs() {
+      return now().dirs;
+    },
+    openWindow: (...args) => now().openWindow(...args),
+    openTerminal: (...args) => now().openTerminal(...args),
+  };
 }
 
 /** Processes of the summary as `pid:ports`. */

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { BridgeErrorCode, ShepherdError } from '../../../extension/src/core/errors';
 import type { ActiveEntry, OwnerIdentity } from '../../../extension/src/core/ledger/formats';
-import { waitFor } from './helpers';
+import { waitFor } from '../processes/helpers';
 import { makeTracker, realProcessSuite, runInShell } from './trackerSupport';
 import { procAlive } from '../../support/procStat';
 import { describeWhere } from '../../support/skips';

@@ -13,7 +13,9 @@ import { defaultLedgerSettings, type LedgerSettings } from '../../../extension/s
 import type { LedgerEvent } from '../../../extension/src/core/ledger/formats';
 import { createProcessMonitor } from '../../../extension/src/core/processes';
 import type { ProcessInfo, ProcessMonitor } from '../../../extension/src/core/processes/types';
-import { collectingLogger, ProcessJanitor, TempDirs, waitFor, type CollectingLogger } from './helpers';
+import { collectingLogger, type CollectingLogger } from '../../support/collectingLogger';
+import { TempDirs } from '../../support/tempDirs';
+import { ProcessJanitor, waitFor } from '../processes/helpers';
 
 export interface TestShell {
   readonly child: ChildProcess;

@@ -9,7 +9,7 @@ import type { ActiveEntry, LedgerEvent, OwnerIdentity } from '../../../extension
 import { LedgerStore } from '../../../extension/src/core/ledger/ledgerStore';
 import { unsnapshotted } from '../../../extension/src/core/ledger/logReconcile';
 import { describeWhere } from '../../support/skips';
-import { waitFor } from './helpers';
+import { waitFor } from '../processes/helpers';
 import { makeTracker, realProcessSuite, runInShell } from './trackerSupport';
 
 const ts = '2026-11-25T10:00:00.000Z';

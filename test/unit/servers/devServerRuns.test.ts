@@ -10,7 +10,7 @@ import type { TerminalRunResult } from '../../../common/src/protocol';
 import type { CheckVerdict } from '../../../extension/src/core/checks/commandCheck';
 import { BridgeErrorCode, ShepherdError } from '../../../extension/src/core/errors';
 import type { Disposable } from '../../../extension/src/core/events';
-import { attachToTerminalService } from '../../../extension/src/core/ledger';
+import { attachToTerminalService } from '../../../extension/src/core/service/terminalServiceAdapter';
 import type { ProcessInfo } from '../../../extension/src/core/processes/types';
 import { DevServers } from '../../../extension/src/core/servers/devServers';
 import type { ProbeResult } from '../../../extension/src/core/servers/probe';
@@ -19,7 +19,9 @@ import { type TerminalService } from '../../../extension/src/core/service/termin
 import { FakeTerminalHost, type FakeExecution } from '../terminals/fakeTerminalHost';
 import { fakeTerminalService } from '../service/serviceSupport';
 import { FakeProcessMonitor } from '../ledger/fakeProcessMonitor';
-import { collectingLogger, TempDirs, waitFor } from '../ledger/helpers';
+import { collectingLogger } from '../../support/collectingLogger';
+import { TempDirs } from '../../support/tempDirs';
+import { waitFor } from '../processes/helpers';
 import { makeTracker, type TrackerFixture } from '../ledger/trackerSupport';
 
 const settings: ShepherdSettings = { ...defaultSettings, gracePeriodMs: 200, defaultTimeoutMs: 5000, shellIntegrationTimeoutMs: 1000 };

@@ -1,7 +1,7 @@
 /** Client deadlines: the known clients by clientInfo (figure and source), the environment's say, the margin kept back. */
 import assert from 'node:assert/strict';
 import { callDeadline, deadlineBudget, deadlineMargin, describeCallPath } from '../../../extension/src/core/service/callDeadline';
-import { KNOWN_CLIENTS, OVERRIDE_ENV, knownDeadline } from '../../../mcp-server/src/clientDeadlines';
+import { KNOWN_CLIENTS, OVERRIDE_ENV, knownDeadline } from '../../../mcp-server/src/bridge/clientDeadlines';
 
 describe('client deadlines', () => {
   it('knows VS Code, Claude Code, Claude Desktop, Codex and Gemini CLI by the name they send, each with its source', () => {

@@ -11,7 +11,9 @@ import type { WorkspaceAnalysis } from '../../../common/src/protocol';
 import { analyzeWorkspace, defaultDetectOptions, isInIgnoredFolder, runScript, type DetectOptions } from '../../../extension/src/core/stacks/detectStacks';
 import { DETECTION_FILE_NAMES, isDevScript, STACKS } from '../../../extension/src/core/stacks/stackTable';
 import { describeAnalysis, WorkspaceStacks } from '../../../extension/src/core/stacks/workspaceStacks';
-import { collectingLogger, TempDirs, waitFor } from '../ledger/helpers';
+import { collectingLogger } from '../../support/collectingLogger';
+import { TempDirs } from '../../support/tempDirs';
+import { waitFor } from '../processes/helpers';
 
 const FIXTURES = path.resolve(__dirname, '..', '..', 'fixtures', 'stacks');
 const linux: DetectOptions = { ...defaultDetectOptions, platform: 'linux' };

@@ -16,7 +16,7 @@ import { prepareIntegrationFiles, type IntegrationFiles } from '../../../extensi
 import { shepherdLaunch } from '../../../extension/src/core/terminals/integration/integrationLaunch';
 import { shellInfo } from '../../../extension/src/core/terminals/shellKind';
 import { describeWhere } from '../../support/skips';
-import { TempDirs } from '../ledger/helpers';
+import { TempDirs } from '../../support/tempDirs';
 
 
 function which(command: string): string | undefined {

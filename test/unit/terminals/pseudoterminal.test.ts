@@ -12,9 +12,12 @@ import { OutputCapture } from '../../../extension/src/core/output/outputCapture'
 import { defaultSettings, type ShepherdSettings } from '../../../extension/src/core/settings';
 import { integrationFilesProvider } from '../../../extension/src/core/terminals/integration/integrationFiles';
 import { hasScriptCommand } from '../../../extension/src/core/terminals/pty/ptyTerminal';
+import { noDevServers } from '../../../extension/src/core/servers/noDevServers';
 import { TerminalService } from '../../../extension/src/core/service/terminalService';
 import { describeWhere } from '../../support/skips';
-import { collectingLogger, TempDirs, waitFor } from '../ledger/helpers';
+import { collectingLogger } from '../../support/collectingLogger';
+import { TempDirs } from '../../support/tempDirs';
+import { waitFor } from '../processes/helpers';
 import { FakeTerminalHost, SHELL_SCRIPTS } from './fakeTerminalHost';
 
 const available = process.platform === 'linux' && hasScriptCommand() && existsSync('/bin/bash');
@@ -42,6 +45,7 @@ describeWhere(available, 'needs Linux, bash and util-linux `script`')('the exten
       integrationFiles: integrationFilesProvider(SHELL_SCRIPTS, dirs.make('pty-private-')),
       logger: collectingLogger(),
       isTrusted: () => true,
+      servers: noDevServers,
     });
   });
 

@@ -4,7 +4,7 @@
  * the exit-code ladder) is a method call or a type literal other than [char]; the .NET-typed UTF-8
  * setup is loaded only in FullLanguage; and the names the TypeScript side types or reads are the
  * ones the scripts define and write. PowerShell itself cannot be installed here: the scripts run
- * in real PowerShell on the CI runners (test/desktop, README "proven where").
+ * in real PowerShell on the CI runners (test/desktop, docs/shells.md "Proven where").
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -10,7 +10,7 @@ import type { IntegrationFiles } from '../../../extension/src/core/terminals/int
 import { fishQuote, managedEnv, PAGER_ENV, shepherdLaunch } from '../../../extension/src/core/terminals/integration/integrationLaunch';
 import { chooseShell, shellInfo, shellLabel } from '../../../extension/src/core/terminals/shellKind';
 import { strategyChain } from '../../../extension/src/core/terminals/strategies/strategyChain';
-import { TempDirs } from '../ledger/helpers';
+import { TempDirs } from '../../support/tempDirs';
 
 describe('execution strategies: pure logic', () => {
   describe('shellInfo', () => {

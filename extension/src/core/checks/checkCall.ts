@@ -11,23 +11,24 @@ import type { CommandSafety, TerminalRunResult } from '../../../../common/src/pr
 import { cancelledBeforeStartError } from '../errors';
 import { shellLabel } from '../terminals/shellKind';
 import type { ApprovalAnswer, ApprovalOffer, ApprovalPort, ApprovalQuestion, Caller, CheckedCall, CommandCheck } from './commandCheck';
-import { scopeOf } from './commandSafety/approvalChoices';
 
-export interface CheckEnvironment<C extends CheckedCall> {
+/** What the checks read of a call's context (service/callContext.ts builds it once per call). */
+export interface CheckContext {
   readonly checks: readonly CommandCheck[];
   /** Who is asked; without one, a question counts as unanswered (nothing runs). */
   readonly approver: ApprovalPort | undefined;
   readonly logger: Logger;
-  /** The call planned again with a rewritten command. */
-  readonly replan: (call: C, command: string) => Promise<C>;
   /** The caller gave up: a pending question is no longer waited for. */
-  readonly signal?: AbortSignal;
+  readonly signal: AbortSignal | undefined;
   readonly caller: Caller;
-  /** How long a question waits for an answer (default 5 minutes). */
-  readonly answerTimeoutMs?: number;
+  /** How long a question waits for an answer. */
+  readonly answerTimeoutMs: number;
   /** Every decision the safety check made, for the process log. */
-  readonly audit?: (record: DecisionRecord) => void;
+  readonly audit: ((record: DecisionRecord) => void) | undefined;
 }
+
+/** The call planned again with a rewritten command. */
+export type Replan<C extends CheckedCall> = (call: C, command: string) => Promise<C>;
 
 /** One decision as the process log keeps it. */
 export interface DecisionRecord {
@@ -42,9 +43,10 @@ export type CheckOutcome<C extends CheckedCall> =
   | { readonly kind: 'proceed'; readonly call: C; readonly safety?: CommandSafety }
   | { readonly kind: 'answer'; readonly result: TerminalRunResult };
 
+/** How long a question waits for the person's answer, unless the window says otherwise. */
 export const ANSWER_TIMEOUT_MS = 5 * 60_000;
 
-export async function checkCall<C extends CheckedCall>(planned: C, env: CheckEnvironment<C>): Promise<CheckOutcome<C>> {
+export async function checkCall<C extends CheckedCall>(planned: C, env: CheckContext, replan: Replan<C>): Promise<CheckOutcome<C>> {
   let call = planned;
   const reasons: string[] = [];
   const offers: ApprovalOffer[] = [];
@@ -63,7 +65,7 @@ export async function checkCall<C extends CheckedCall>(planned: C, env: CheckEnv
         return { kind: 'answer', result: verdict.result };
       case 'rewrite':
         env.logger.info(`check ${check.id} rewrote \`${commandOf(call)}\` to \`${verdict.command}\`: ${verdict.reason}`);
-        call = await env.replan(call, verdict.command);
+        call = await replan(call, verdict.command);
         break;
       case 'ask':
         reasons.push(verdict.reason);
@@ -78,17 +80,17 @@ export async function checkCall<C extends CheckedCall>(planned: C, env: CheckEnv
   }
   const question = questionFor(call, reasons, offers);
   const answer = await ask(env, question);
-  const asked = offers[0]?.safety;
-  const answered: CommandSafety | undefined = asked && {
-    ...asked,
+  const offer = offers[0];
+  const answered: CommandSafety | undefined = offer && {
+    ...offer.safety,
     answer: answer.kind === 'approved' ? answer.choice : answer.kind,
-    ...(answer.kind === 'approved' ? { scope: scopeOf(answer.choice) } : {}),
+    ...(answer.kind === 'approved' ? { scope: offer.scopeOf(answer.choice) } : {}),
     ...(env.approver ? { via: env.approver.via } : {}),
   };
   const summary = `asked whether to run \`${question.command}\` in terminal "${call.terminal}" (${reasons.join('; ')}): ${answer.kind === 'approved' ? `approved (${answer.choice})` : answer.kind}`;
   if (answered) record(env, call, answered, summary);
   else env.logger.info(summary);
-  if (answer.kind !== 'approved') return { kind: 'answer', result: notApprovedResult(call, question, answer.kind, env.answerTimeoutMs ?? ANSWER_TIMEOUT_MS, answered) };
+  if (answer.kind !== 'approved') return { kind: 'answer', result: notApprovedResult(call, question, answer.kind, env.answerTimeoutMs, answered) };
   for (const offer of offers) {
     await offer.approved(answer.choice).catch((error: unknown) => env.logger.warn(`could not keep the allow "${answer.choice}" for later commands`, error));
   }
@@ -105,7 +107,7 @@ function shellOf(call: CheckedCall): string {
   return shell ? shellLabel(shell) : 'the program waiting for input';
 }
 
-function record<C extends CheckedCall>(env: CheckEnvironment<C>, call: C, safety: CommandSafety, summary: string): void {
+function record(env: CheckContext, call: CheckedCall, safety: CommandSafety, summary: string): void {
   env.logger.info(`command safety: \`${commandOf(call)}\` in terminal "${call.terminal}": ${safety.decision === 'approved' ? `runs, ${summary}` : summary}`);
   env.audit?.({ terminal: call.terminal, command: commandOf(call), shell: shellOf(call), cwd: call.kind === 'run' ? call.cwd : undefined, safety });
 }
@@ -139,12 +141,12 @@ function notApprovedResult(call: CheckedCall, question: ApprovalQuestion, answer
 }
 
 /** The person's answer within the bound; cancelled when the caller gives up first (the question is then moot). */
-async function ask<C extends CheckedCall>(env: CheckEnvironment<C>, question: ApprovalQuestion): Promise<ApprovalAnswer> {
+async function ask(env: CheckContext, question: ApprovalQuestion): Promise<ApprovalAnswer> {
   if (!env.approver) return { kind: 'unanswered' };
   const { signal } = env;
   if (signal?.aborted) throw cancelledBeforeStartError();
   const stop = new AbortController();
-  const timer = setTimeout(() => stop.abort(), env.answerTimeoutMs ?? ANSWER_TIMEOUT_MS);
+  const timer = setTimeout(() => stop.abort(), env.answerTimeoutMs);
   const onCallerGone = (): void => stop.abort();
   signal?.addEventListener('abort', onCallerGone, { once: true });
   const stopped = new Promise<ApprovalAnswer>((resolve) => stop.signal.addEventListener('abort', () => resolve({ kind: 'unanswered' }), { once: true }));

@@ -7,7 +7,7 @@
  */
 import type { CommandSafety, StrategyName, TerminalRunResult, WaitMode } from '../../../../common/src/protocol';
 import type { ShepherdError } from '../errors';
-import type { RunningServer } from '../servers/devServers';
+import type { RunningServer } from '../servers/serverPlan';
 import type { ShellInfo } from '../terminals/shellKind';
 
 /** terminal_run, as planned: what would run, where, and in which terminal. */
@@ -79,6 +79,8 @@ export interface ApprovalOffer {
   readonly floor: boolean;
   /** The check's decision, for the result and the audit. */
   readonly safety: CommandSafety;
+  /** How long what a choice allows lasts, for the result. */
+  scopeOf(choice: string): NonNullable<CommandSafety['scope']>;
   /** The person approved with this choice: record what it allows from now on. */
   approved(choice: string): Promise<void>;
 }

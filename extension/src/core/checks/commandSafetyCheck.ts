@@ -8,7 +8,7 @@
 import type { Logger } from '../../../../common/src/logger';
 import type { CommandSafety } from '../../../../common/src/protocol';
 import type { ApprovalOffer, CheckVerdict, CommandCheck } from './commandCheck';
-import { RUN_ONCE, choicesFor, grantFor, type Grant, type SessionApprovalStore } from './commandSafety/approvalChoices';
+import { RUN_ONCE, choicesFor, grantFor, scopeOf, type Grant, type SessionApprovalStore } from './commandSafety/approvalChoices';
 import { buildRules, type RuleSet } from './commandSafety/autoApproveRules';
 import { decideLine, type SafetyDecision, type SafetySettings } from './commandSafety/decide';
 import type { ShellGrammars } from './commandSafety/shellGrammars';
@@ -65,5 +65,5 @@ export function commandSafetyCheck(deps: CommandSafetyDependencies): CommandChec
 }
 
 function ask(reason: string, safety: CommandSafety, floor: boolean, approved: ApprovalOffer['approved'], choices: ApprovalOffer['choices'] = [{ id: RUN_ONCE, label: 'Run Once' }]): CheckVerdict {
-  return { kind: 'ask', reason, offer: { choices, floor, safety, approved } };
+  return { kind: 'ask', reason, offer: { choices, floor, safety, approved, scopeOf } };
 }

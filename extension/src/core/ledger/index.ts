@@ -4,7 +4,7 @@
  *
  *   const ledger = createProcessLedger({ dataDir, monitor, settings, logger });
  *   const { orphans } = await ledger.start();          // apply the orphan policy to these
- *   const attachment = attachToTerminalService(ledger, terminals, logger);
+ *   const attachment = attachToTerminalService(ledger, terminals, logger);  // service/terminalServiceAdapter.ts
  *   ...
  *   attachment.dispose(); await ledger.dispose();
  */
@@ -17,7 +17,6 @@ import { ProcessTracker } from './processTracker';
 export * from './api';
 export { LEDGER_FILES, type ActiveEntry, type ActiveFile, type LedgerEvent, type SessionSummary } from './formats';
 export { LedgerStore } from './ledgerStore';
-export { attachToTerminalService, type TerminalEventSource } from './terminalServiceAdapter';
 
 export interface ProcessLedgerOptions {
   /** `<workspace>/.devtools` (or the extension's storage dir without a workspace). */

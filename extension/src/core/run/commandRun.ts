@@ -7,7 +7,7 @@
  * the output is silent (input prompts). Every timer is cleared on completion and on dispose.
  */
 import type { Logger } from '../../../../common/src/logger';
-import type { StrategyName } from '../../../../common/src/protocol';
+import type { StrategyName, WaitMode } from '../../../../common/src/protocol';
 import { Emitter, type Disposable } from '../events';
 import type { RunOutput, RunOutputSnapshot } from '../output/runOutput';
 import type { ShellActivity } from '../processes/types';
@@ -31,6 +31,13 @@ export interface RunEnvironment {
   /** What the OS (or the terminal itself) says the run's shell is doing. */
   readonly probeShell: () => Promise<ShellActivity>;
   readonly logger: Logger;
+}
+
+/** Where and how a run was launched: the facts the never-twice rule, readiness and the servers list read. */
+export interface RunLaunch {
+  /** The directory it runs in; undefined when the terminal's is not known. */
+  readonly cwd: string | undefined;
+  readonly waitMode: WaitMode;
 }
 
 export interface RunProgress {
@@ -85,6 +92,7 @@ export class CommandRun {
     private readonly output: RunOutput,
     private readonly config: RunConfig,
     private readonly env: RunEnvironment,
+    readonly launch: RunLaunch = { cwd: undefined, waitMode: 'completion' },
   ) {
     this.startedAt = env.now();
     this.lastActivityAt = this.startedAt;

@@ -10,7 +10,7 @@
  * (a fast look at the run's tree while readiness waits); URLs from the run's output.
  */
 import type { Logger } from '../../../../common/src/logger';
-import type { DevServer, PortConflict, PortHolder, ReadyInfo, TrackedProcess, WaitMode } from '../../../../common/src/protocol';
+import type { DevServer, PortConflict, PortHolder, ReadyInfo, TrackedProcess } from '../../../../common/src/protocol';
 import { samePath } from '../fsUtil';
 import type { ProcessLedger } from '../ledger/api';
 import { flattenProcesses as flatten } from '../ledger/processForest';
@@ -21,6 +21,7 @@ import { commandKey } from './commandKey';
 import { probePort, probeUrl, type ProbeResult, type ProbeTimeouts } from './probe';
 import { waitUntilReady, type ReadyOutcome } from './readiness';
 import { findLocalUrls, findPortInUse } from './serverOutput';
+import { planServer, type RunningServer, type ServerAsk, type ServerPlan } from './serverPlan';
 
 export interface DevServerDependencies {
   readonly ledger: Pick<ProcessLedger, 'list' | 'kill' | 'refresh'>;
@@ -32,22 +33,8 @@ export interface DevServerDependencies {
   readonly probes?: { readonly probeUrl: (url: string, t?: ProbeTimeouts) => Promise<ProbeResult>; readonly probePort: (port: number, t?: ProbeTimeouts) => Promise<ProbeResult> };
 }
 
-/** A server found running: the session it runs in and what started it. */
-export interface RunningServer {
-  readonly session: TerminalSessionView;
-  readonly command: string;
-  readonly cwd: string | undefined;
-  /** Our run; undefined for a command the user typed in the managed terminal. */
-  readonly run: CommandRun | undefined;
-}
-
-interface RunRecord {
-  readonly cwd: string | undefined;
-  readonly waitMode: WaitMode;
-  /** Wall clock when the run started: processes older than this are not its own. */
-  readonly startedAtWall: number;
-  ready?: ReadyInfo;
-}
+/** What one terminal_run asks of dev-server support (a window without it has noDevServers). */
+export type CallServers = Pick<DevServers, 'plan' | 'describe' | 'stop' | 'awaitsReady' | 'waitReady' | 'portConflict'>;
 
 /** Processes may carry a start time up to a second off the wall clock (Linux boot time is in whole seconds). */
 const START_SLACK_MS = 2000;
@@ -58,7 +45,8 @@ const TABLE_REFRESH_MS = 500;
 const HEALTH_TIMEOUTS: ProbeTimeouts = { connectMs: 300, answerMs: 1000 };
 
 export class DevServers {
-  private readonly records = new WeakMap<CommandRun, RunRecord>();
+  /** What showed a run ready (its launch facts travel with the run itself). */
+  private readonly readyInfo = new WeakMap<CommandRun, ReadyInfo>();
   private readonly now: () => number;
   private readonly probes: NonNullable<DevServerDependencies['probes']>;
 
@@ -67,15 +55,14 @@ export class DevServers {
     this.probes = deps.probes ?? { probeUrl, probePort };
   }
 
-  /** A run started (any mode): where and how, for the duplicate rule and readiness. */
-  noteStarted(run: CommandRun, cwd: string | undefined, waitMode: WaitMode): void {
-    this.records.set(run, { cwd, waitMode, startedAtWall: this.now() });
+  /** The plan hook: never twice, and what a restart stops (serverPlan.ts). */
+  plan(ask: ServerAsk, sessions: readonly TerminalSessionView[]): ServerPlan {
+    return planServer(ask, sessions, (command, cwd, open) => this.findRunning(command, cwd, open));
   }
 
   /** A run started in ready mode that is not ready yet: a wait on it waits for readiness. */
   awaitsReady(run: CommandRun): boolean {
-    const record = this.records.get(run);
-    return run.active && record?.waitMode === 'ready' && record.ready === undefined;
+    return run.active && run.launch.waitMode === 'ready' && !this.readyInfo.has(run);
   }
 
   /** The active run or typed command in a managed terminal with the same normalised command and directory. */
@@ -85,7 +72,7 @@ export class DevServers {
       if (session.closed) continue;
       const run = session.currentRun;
       if (run?.active) {
-        const runCwd = this.records.get(run)?.cwd ?? session.terminal.cwd;
+        const runCwd = run.launch.cwd ?? session.terminal.cwd;
         if (commandKey(run.command) === key && samePath(runCwd, cwd)) return { session, command: run.command, cwd: runCwd, run };
       }
       for (const typed of session.foreignExecutions) {
@@ -126,8 +113,7 @@ export class DevServers {
 
   /** waitMode "ready" for a run just started: probes its own tree's ports, fast, until ready or a bound. */
   waitReady(run: CommandRun, options: { readonly timeoutMs: number; readonly signal?: AbortSignal; readonly readyPattern?: RegExp }): Promise<ReadyOutcome> {
-    const startedAtWall = this.records.get(run)?.startedAtWall ?? this.now();
-    const treePorts = new TreePorts(this.deps.monitor, run.shellPid, startedAtWall);
+    const treePorts = new TreePorts(this.deps.monitor, run.shellPid, this.startedAtWall(run));
     return waitUntilReady(
       run,
       {
@@ -138,8 +124,7 @@ export class DevServers {
       },
       options,
     ).then((outcome) => {
-      const record = this.records.get(run);
-      if (outcome.kind === 'ready' && record) record.ready = outcome.info;
+      if (outcome.kind === 'ready') this.readyInfo.set(run, outcome.info);
       return outcome;
     });
   }
@@ -179,11 +164,10 @@ export class DevServers {
     for (const session of sessions) {
       const run = session.currentRun;
       if (session.closed || !run?.active) continue;
-      const record = this.records.get(run);
-      const running: RunningServer = { session, command: run.command, cwd: record?.cwd ?? session.terminal.cwd, run };
+      const running: RunningServer = { session, command: run.command, cwd: run.launch.cwd ?? session.terminal.cwd, run };
       const roots = this.rootsOf(running, listed.active);
       const hasPorts = flatten(roots).some((p) => p.ports.length > 0);
-      if (!hasPorts && record?.waitMode !== 'background' && record?.waitMode !== 'ready' && run.cycles === 0) continue;
+      if (!hasPorts && run.launch.waitMode === 'completion' && run.cycles === 0) continue;
       flatten(roots).forEach((p) => covered.add(p.pid));
       servers.push(this.toDevServer(running, '', roots));
     }
@@ -226,12 +210,12 @@ export class DevServers {
   // -------------------------------------------------------------------------------------------
 
   private toDevServer(server: RunningServer, output: string, roots = this.rootsOf(server)): DevServer {
-    const record = server.run ? this.records.get(server.run) : undefined;
     const ports = portsOf(flatten(roots));
     const printed = findLocalUrls(output).filter((u) => ports.includes(u.port)).map((u) => u.url);
-    const fromReady = record?.ready?.urls.filter((u) => ports.length === 0 || ports.some((p) => u.includes(`:${p}`))) ?? [];
+    const ready = server.run && this.readyInfo.get(server.run);
+    const fromReady = ready?.urls.filter((u) => ports.length === 0 || ports.some((p) => u.includes(`:${p}`))) ?? [];
     const urls = [...new Set([...fromReady, ...printed])];
-    const startedAt = record ? new Date(record.startedAtWall).toISOString() : (roots[0]?.startedAt ?? new Date(this.now()).toISOString());
+    const startedAt = server.run ? new Date(this.startedAtWall(server.run)).toISOString() : (roots[0]?.startedAt ?? new Date(this.now()).toISOString());
     return {
       terminal: server.session.name,
       command: server.command,
@@ -248,9 +232,14 @@ export class DevServers {
   /** The top processes of a server's command: this terminal's tracked roots that started with the run. */
   private rootsOf(server: RunningServer, active = this.deps.ledger.list().active): TrackedProcess[] {
     const inTerminal = active.filter((p) => p.terminalName === server.session.name);
-    const record = server.run ? this.records.get(server.run) : undefined;
-    if (!record) return inTerminal;
-    return inTerminal.filter((p) => Date.parse(p.startedAt) >= record.startedAtWall - START_SLACK_MS);
+    if (!server.run) return inTerminal;
+    const startedAtWall = this.startedAtWall(server.run);
+    return inTerminal.filter((p) => Date.parse(p.startedAt) >= startedAtWall - START_SLACK_MS);
+  }
+
+  /** When an active run started, on this wall clock (processes older than this are not its own). */
+  private startedAtWall(run: CommandRun): number {
+    return this.now() - run.durationMs;
   }
 
   private async ended(server: RunningServer, timeoutMs: number): Promise<boolean> {

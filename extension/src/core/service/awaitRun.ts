@@ -8,38 +8,37 @@
  */
 import type { Logger } from '../../../../common/src/logger';
 import type { TerminalRunResult } from '../../../../common/src/protocol';
-import { serversUnavailableError, windowClosingError } from '../errors';
+import { windowClosingError } from '../errors';
 import type { Disposable } from '../events';
 import type { CommandRun, RunProgress } from '../run/commandRun';
-import type { DevServers } from '../servers/devServers';
 import type { ReadySeen } from '../servers/readiness';
 import { notReadyMessage, readyMessage } from '../servers/serverReport';
 import type { TerminalSession } from '../terminals/terminalSession';
-import type { CallDeadline } from './callDeadline';
+import type { CallContext } from './callContext';
 import { cancelledKeepMessage, cancelledMessage, deadlineMessage, timeoutMessage } from './runMessages';
 import { runResult, type ResultDetails } from './runResult';
+import type { WaitHow } from './runPlan';
+import type { StartedRun } from './runStart';
 import { waitNext, watchInfo, watchingMessage } from './watchReport';
 
-export type WaitHow =
-  | { readonly mode: 'completion'; readonly timeoutMs: number }
-  | { readonly mode: 'ready'; readonly timeoutMs: number; readonly readyPattern: string | undefined }
-  | { readonly mode: 'background' };
+/** What a wait reads of its call: a cancelled call also sends Ctrl+C when settings.cancelInterrupts says so. */
+type WaitContext = Pick<CallContext, 'signal' | 'onProgress' | 'servers' | 'logger' | 'deadline' | 'now' | 'settings'>;
 
-export interface AwaitOptions {
-  readonly signal?: AbortSignal;
-  /** Called about once a second while the call waits. */
-  readonly onProgress?: (progress: RunProgress) => void;
-  /** Dev-server support: readiness, and who holds a port a command failed on (terminal_run only). */
-  readonly servers?: DevServers;
-  readonly logger: Logger;
-  /** The client's deadline: the wait returns `running` before it. Undefined: none (an MCP task). */
-  readonly deadline?: CallDeadline;
-  /** The caller's clock (the deadline's). */
-  readonly now: () => number;
-  /** A cancelled call also sends Ctrl+C (setting run.cancelInterrupts); otherwise the command keeps running. */
-  readonly cancelInterrupts: boolean;
-  /** The watch cycle the caller last saw: a later one ends a completion wait (status watching). */
+/** What this wait adds to the call: the watch cycle its caller last saw, and what every result of it carries. */
+export interface AwaitDetails {
+  /** A later watch cycle ends a completion wait (status watching). */
+  readonly afterCycle?: number;
+  /** The safety check's decision, so the model and the person see why it ran. */
+  readonly safety?: ResultDetails['safety'];
+  /** terminal_run: the terminal's earlier run ended unreported. */
+  readonly previous?: ResultDetails['previous'];
+}
+
+/** A wait in progress: its call, and what every result of it carries. */
+interface Waiting {
+  readonly call: WaitContext;
   readonly afterCycle: number;
+  readonly details: Pick<ResultDetails, 'safety' | 'previous'>;
 }
 
 /** How a wait ended, whatever the mode. */
@@ -55,10 +54,12 @@ const BACKGROUND_GLANCE_MS = 300;
 const CANCEL_WAIT_MS = 3000;
 const PROGRESS_INTERVAL_MS = 1000;
 
-export async function awaitRun(session: TerminalSession, run: CommandRun, how: WaitHow, options: AwaitOptions): Promise<TerminalRunResult> {
-  const progress = options.onProgress ? reportProgress(run, options.onProgress, options.logger) : undefined;
+export async function awaitRun({ session, run }: StartedRun, how: WaitHow, call: WaitContext, details: AwaitDetails = {}): Promise<TerminalRunResult> {
+  const { afterCycle = 0, ...carried } = details;
+  const waiting: Waiting = { call, afterCycle, details: carried };
+  const progress = call.onProgress ? reportProgress(run, call.onProgress, call.logger) : undefined;
   try {
-    return await report(session, run, how, await waitOn(run, how, options), options);
+    return await report(session, run, how, await waitOn(run, how, waiting), waiting);
   } finally {
     progress?.dispose();
   }
@@ -71,19 +72,19 @@ export function reportNow(run: CommandRun): Promise<TerminalRunResult> {
   return runResult(run, run.state.kind, run.watchCycle && run.active ? { watch: watchInfo(run.terminalName, run.watchCycle), nextCall: waitNext(run.terminalName) } : {});
 }
 
-async function waitOn(run: CommandRun, how: WaitHow, options: AwaitOptions): Promise<Outcome> {
-  const { signal, deadline } = options;
-  const started = options.now();
+async function waitOn(run: CommandRun, how: WaitHow, { call, afterCycle }: Waiting): Promise<Outcome> {
+  const { signal, deadline } = call;
+  const started = call.now();
   // The shorter of the call's own timeout and what is left before the client's deadline.
   const bound = (timeoutMs: number): { ms: number; byDeadline: boolean } => {
     const left = deadline ? Math.max(0, deadline.returnBy - started) : Number.POSITIVE_INFINITY;
     return left < timeoutMs ? { ms: left, byDeadline: true } : { ms: timeoutMs, byDeadline: false };
   };
-  const waited = (): number => Math.round(options.now() - started);
+  const waited = (): number => Math.round(call.now() - started);
   switch (how.mode) {
     case 'completion': {
       const { ms, byDeadline } = bound(how.timeoutMs);
-      const kind = await run.wait({ timeoutMs: ms, afterCycle: options.afterCycle, ...(signal ? { signal } : {}) });
+      const kind = await run.wait({ timeoutMs: ms, afterCycle, ...(signal ? { signal } : {}) });
       return kind === 'timeout' ? { kind: byDeadline ? 'deadline' : 'timeout', waitedMs: waited() } : { kind };
     }
     case 'background': {
@@ -91,9 +92,9 @@ async function waitOn(run: CommandRun, how: WaitHow, options: AwaitOptions): Pro
       return kind === 'timeout' ? { kind, waitedMs: waited() } : { kind };
     }
     case 'ready': {
-      if (!options.servers) throw serversUnavailableError();
+      // The second place a call enters servers/ (the first is the plan).
       const { ms, byDeadline } = bound(how.timeoutMs);
-      const outcome = await options.servers.waitReady(run, {
+      const outcome = await call.servers.waitReady(run, {
         timeoutMs: ms,
         ...(signal ? { signal } : {}),
         ...(how.readyPattern !== undefined ? { readyPattern: new RegExp(how.readyPattern) } : {}),
@@ -103,64 +104,66 @@ async function waitOn(run: CommandRun, how: WaitHow, options: AwaitOptions): Pro
   }
 }
 
-async function report(session: TerminalSession, run: CommandRun, how: WaitHow, outcome: Outcome, options: AwaitOptions): Promise<TerminalRunResult> {
+async function report(session: TerminalSession, run: CommandRun, how: WaitHow, outcome: Outcome, waiting: Waiting): Promise<TerminalRunResult> {
   const name = session.name;
+  const { call, details } = waiting;
   switch (outcome.kind) {
     case 'disposed':
       throw windowClosingError(name, run.command);
     case 'cancelled':
-      return options.cancelInterrupts ? interrupt(session, run) : runResult(run, 'cancelled', { note: cancelledKeepMessage(name, run.active), nextCall: waitNext(name) });
+      return call.settings.cancelInterrupts
+        ? interrupt(session, run, details)
+        : runResult(run, 'cancelled', { ...details, note: cancelledKeepMessage(name, run.active), nextCall: waitNext(name) });
     case 'ready':
-      return runResult(run, 'running', { note: readyMessage(name, outcome.info), ready: outcome.info });
+      return runResult(run, 'running', { ...details, note: readyMessage(name, outcome.info), ready: outcome.info });
     case 'watching':
-      return watchingResult(run);
+      return watchingResult(run, details);
     case 'deadline':
     case 'timeout': {
-      if (how.mode === 'background') return withPortConflict(run, options);
+      if (how.mode === 'background') return withPortConflict(run, waiting);
       // An idle watcher that saw no new cycle: its last one, and how long nothing changed.
-      if (run.watching) return watchingResult(run, outcome.waitedMs);
+      if (run.watching) return watchingResult(run, details, outcome.waitedMs);
       const note =
         outcome.kind === 'deadline'
-          ? deadlineMessage(name, run.durationMs, options.deadline!.deadlineMs, options.deadline!.source)
+          ? deadlineMessage(name, run.durationMs, call.deadline!.deadlineMs, call.deadline!.source)
           : outcome.seen && how.mode === 'ready'
             ? notReadyMessage(name, how.timeoutMs, outcome.seen)
             : timeoutMessage(name, how.timeoutMs);
-      return runResult(run, outcome.kind === 'deadline' ? 'running' : 'timeout', { note, nextCall: waitNext(name) });
+      return runResult(run, outcome.kind === 'deadline' ? 'running' : 'timeout', { ...details, note, nextCall: waitNext(name) });
     }
     case 'waiting_for_input':
       // jest --watch reads keys once its cycle is done: a watcher, not a question.
-      if (run.cycles > options.afterCycle) return watchingResult(run);
-      return runResult(run, 'waiting_for_input');
+      if (run.cycles > waiting.afterCycle) return watchingResult(run, details);
+      return runResult(run, 'waiting_for_input', details);
     default:
       // completed, terminal_closed, or (ready mode) ended before it was ready.
-      return withPortConflict(run, options);
+      return withPortConflict(run, waiting);
   }
 }
 
 /** Status watching: the last cycle, and what to call next. */
-function watchingResult(run: CommandRun, quietForMs?: number): Promise<TerminalRunResult> {
+function watchingResult(run: CommandRun, details: ResultDetails = {}, quietForMs?: number): Promise<TerminalRunResult> {
   const watch = watchInfo(run.terminalName, run.watchCycle!);
-  return runResult(run, 'watching', { watch, note: watchingMessage(run.terminalName, watch, quietForMs), nextCall: waitNext(run.terminalName) });
+  return runResult(run, 'watching', { ...details, watch, note: watchingMessage(run.terminalName, watch, quietForMs), nextCall: waitNext(run.terminalName) });
 }
 
 /** The run as it stands; a command that failed because a port was taken also says who holds the port. */
-async function withPortConflict(run: CommandRun, options: AwaitOptions): Promise<TerminalRunResult> {
-  const result = await runResult(run, run.state.kind);
-  const { servers } = options;
-  if (!servers || result.status !== 'completed' || result.exitCode === 0) return result;
-  const portConflict = await servers.portConflict(result.output, run.command);
-  return portConflict ? runResult(run, result.status, { portConflict }) : result;
+async function withPortConflict(run: CommandRun, { call, details }: Waiting): Promise<TerminalRunResult> {
+  const result = await runResult(run, run.state.kind, details);
+  if (result.status !== 'completed' || result.exitCode === 0) return result;
+  const portConflict = await call.servers.portConflict(result.output, run.command);
+  return portConflict ? runResult(run, result.status, { ...details, portConflict }) : result;
 }
 
 /** Opt-in: Ctrl+C for a run whose caller gave up, then a bounded wait for the shell to report the end. */
-async function interrupt(session: TerminalSession, run: CommandRun): Promise<TerminalRunResult> {
+async function interrupt(session: TerminalSession, run: CommandRun, details: ResultDetails): Promise<TerminalRunResult> {
   if (run.active && !session.closed) {
     session.interrupt();
     if ((await run.wait({ timeoutMs: CANCEL_WAIT_MS, stopAtInput: false })) === 'disposed') {
       throw windowClosingError(session.name, run.command);
     }
   }
-  return runResult(run, 'cancelled', { note: cancelledMessage(session.name, run.active, CANCEL_WAIT_MS) });
+  return runResult(run, 'cancelled', { ...details, note: cancelledMessage(session.name, run.active, CANCEL_WAIT_MS) });
 }
 
 /** Calls `onProgress` about once a second with the run's figures until disposed; a failing callback is logged. */

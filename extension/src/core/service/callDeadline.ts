@@ -7,10 +7,10 @@
  * An MCP task has no deadline: the client follows it to its result.
  */
 import { formatDuration } from '../../../../common/src/format';
-import type { RequestMeta } from '../../../../common/src/protocol';
+import type { CallMeta } from '../../../../common/src/protocol';
 
 /** What the bridge request said about its client (see requestMetaSchema). */
-export type CallMeta = Omit<RequestMeta, 'progressId' | 'elicitId'>;
+export type { CallMeta };
 
 export interface CallDeadline {
   /** The client's limit for the whole call (ms). */

@@ -27,12 +27,6 @@ export function statusMessage(terminal: string, state: RunState, status: RunStat
   }
 }
 
-/** The program name when the foreground job is a shell or remote session of its own (no shell integration inside). */
-export function nestedSession(foregroundCommand: string | undefined): string | undefined {
-  const program = foregroundCommand?.trim().split(/\s+/)[0]?.split('/').pop()?.replace(/^-/, '');
-  return program && /^((ba|z|fi|da|k|mk|tc|c|a)?sh|ssh|mosh|telnet|docker|podman|kubectl|su|sudo|nsenter|chroot|tmux|screen)$/.test(program) ? program : undefined;
-}
-
 /** What an agent can and cannot know inside a nested shell or remote session, and what to do. */
 export function nestedSessionMessage(terminal: string, program: string): string {
   const name = quoteName(terminal);
@@ -115,6 +109,11 @@ export function cancelledKeepMessage(terminal: string, stillRunning: boolean): s
 /** terminal_run: the terminal's earlier command ended while no call waited on it. */
 export function previousRunNote(terminal: string, command: string, end: string): string {
   return `Before this command, \`${command}\` in terminal ${quoteName(terminal)} ${end} while no call was waiting on it (its output tail is in \`previous\`).`;
+}
+
+/** terminal_input: a key sent to a terminal that never ran a command of ours. */
+export function keySentMessage(terminal: string): string {
+  return `Sent the key to terminal ${quoteName(terminal)}, which has not run a command yet: nothing of Terminal Shepherd's runs there to wait on.`;
 }
 
 /** The full output of a truncated result could not be written to its log file. */

@@ -9,31 +9,29 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { InputParams, RunParams, WaitMode } from '../../../../common/src/protocol';
 import type { InputCall, RunCall } from '../checks/commandCheck';
-import { busyError, cwdNotADirectoryError, nothingRunningError, readyPatternModeError, relativeCwdError, serversUnavailableError, terminalClosedError } from '../errors';
+import { busyError, cwdNotADirectoryError, nothingRunningError, readyPatternModeError, relativeCwdError, terminalClosedError } from '../errors';
 import type { CommandRun } from '../run/commandRun';
 import { describeEnd } from '../run/runState';
-import type { DevServers, RunningServer } from '../servers/devServers';
+import type { RunningServer } from '../servers/serverPlan';
 import type { ShepherdSettings } from '../settings';
 import { isControlKey } from '../terminals/shellCommands';
-import { shellInfo } from '../terminals/shellKind';
+import { nestedSession, shellInfo } from '../terminals/shellKind';
 import type { NewTerminal } from '../terminals/terminalFactory';
 import type { TerminalSession } from '../terminals/terminalSession';
-import type { TerminalSessions } from '../terminals/terminalSessions';
-import type { WaitHow } from './awaitRun';
-import { nestedSession } from './runMessages';
+import type { Place } from '../terminals/terminalSessions';
+import type { CallContext } from './callContext';
 
-export interface PlanContext {
-  readonly sessions: TerminalSessions;
-  readonly servers: DevServers | undefined;
-  readonly settings: ShepherdSettings;
-  readonly workspaceFolder: string | undefined;
-}
+/** How a call waits once its command started (awaitRun.ts reads it). */
+export type WaitHow =
+  | { readonly mode: 'completion'; readonly timeoutMs: number }
+  | { readonly mode: 'ready'; readonly timeoutMs: number; readonly readyPattern: string | undefined }
+  | { readonly mode: 'background' };
 
 export interface RunPlan extends RunCall {
   /** How the call waits once the command started. */
   readonly wait: WaitHow;
-  /** The directory the call asked for, resolved; undefined keeps the terminal's own. */
-  readonly requestedCwd: string | undefined;
+  /** Where the command runs: the directory the call asked for (resolved), else the terminal's own. */
+  readonly place: Place;
   /** The open terminal it would use; undefined when one is opened. */
   readonly session: TerminalSession | undefined;
   /** The terminal opened when none is open under the name (or the open one turns out dead). */
@@ -50,45 +48,42 @@ export interface InputPlan extends InputCall {
   readonly timeoutMs: number;
 }
 
-export async function planRun(params: RunParams, context: PlanContext): Promise<RunPlan> {
-  const { sessions, servers, workspaceFolder } = context;
+/** The terminal plan, with the server part from the servers' plan hook. */
+export async function planRun(params: RunParams, call: CallContext): Promise<RunPlan> {
+  const { sessions, servers, workspaceFolder } = call;
   const waitMode = params.waitMode ?? (params.readyPattern !== undefined ? 'ready' : 'completion');
   if (params.readyPattern !== undefined && waitMode !== 'ready') throw readyPatternModeError(waitMode);
-  if (waitMode === 'ready' && !servers) throw serversUnavailableError();
-  const requestedCwd = params.cwd === undefined ? undefined : await resolveCwd(params.cwd, workspaceFolder);
+  const place: Place = { cwd: params.cwd === undefined ? undefined : await resolveCwd(params.cwd, workspaceFolder), workspaceFolder };
   const restart = params.restart ?? false;
-  let name = params.name ?? 'default';
-  // Never twice: the same server, or watcher, in the same directory is reported (or, asked to, replaced where it runs).
-  const named = sessions.get(name);
-  const running = servers?.findRunning(params.command, effectiveCwd(requestedCwd, named?.terminal.cwd, named === undefined, workspaceFolder), sessions.open());
-  const duplicate = running && (waitMode !== 'completion' || (running.run?.cycles ?? 0) > 0) ? running : undefined;
-  const replaces = restart ? duplicate : undefined;
-  if (replaces && params.name === undefined) name = replaces.session.name;
-  const session = sessions.get(name);
+  const { duplicate, replaces, terminal } = servers.plan(
+    { command: params.command, name: params.name, waitMode, restart, cwd: sessions.cwdIn(params.name ?? 'default', place) },
+    sessions.open(),
+  );
+  const session = sessions.get(terminal);
   // A terminal known to be busy is refused before anyone is asked anything (the one a restart frees excepted).
-  const busy = duplicate && !restart ? undefined : session === replaces?.session ? undefined : sessions.busyReason(name);
-  if (busy !== undefined) throw busyError(name, busy);
+  const busy = duplicate && !restart ? undefined : session === replaces?.session ? undefined : sessions.busyReason(terminal);
+  if (busy !== undefined) throw busyError(terminal, busy);
   const newTerminal = sessions.planNew();
   return {
     kind: 'run',
     command: params.command,
-    terminal: name,
+    terminal,
     shell: session?.shell ?? newTerminal.shell,
     strategy: (session?.strategy ?? newTerminal.chain[0]!).name,
-    cwd: effectiveCwd(requestedCwd, session?.terminal.cwd, session === undefined, workspaceFolder),
+    cwd: sessions.cwdIn(terminal, place),
     opensTerminal: session === undefined,
     waitMode,
     restart,
     duplicate,
-    wait: waitHow(waitMode, callTimeout(params.timeoutMs, context.settings), params.readyPattern),
-    requestedCwd,
+    wait: waitHow(waitMode, callTimeout(params.timeoutMs, call.settings), params.readyPattern),
+    place,
     session,
     newTerminal,
     replaces,
   };
 }
 
-export function planInput(params: InputParams, context: Pick<PlanContext, 'sessions' | 'settings'>): InputPlan {
+export function planInput(params: InputParams, context: Pick<CallContext, 'sessions' | 'settings'>): InputPlan {
   const session = context.sessions.find(params.name);
   if (session.closed) {
     throw terminalClosedError(params.name);
@@ -128,14 +123,6 @@ function waitHow(mode: WaitMode, timeoutMs: number, readyPattern: string | undef
 /** How long a call waits when it gave no timeout. */
 export function callTimeout(timeoutMs: number | undefined, settings: ShepherdSettings): number {
   return timeoutMs ?? settings.defaultTimeoutMs;
-}
-
-/**
- * Where a command runs: the directory the call asked for, else the terminal's own (when known);
- * a terminal opened for the call starts in the workspace folder.
- */
-export function effectiveCwd(requested: string | undefined, terminalCwd: string | undefined, opened: boolean, workspaceFolder: string | undefined): string | undefined {
-  return requested ?? terminalCwd ?? (opened ? workspaceFolder : undefined);
 }
 
 async function resolveCwd(cwd: string, workspaceFolder: string | undefined): Promise<string> {

@@ -3,11 +3,12 @@
  * state: `timeout`, `running` in background mode, `cancelled`), output, exit code, and one
  * message composed from notes (why it failed, what the status means, caveats), never overwritten.
  */
-import type { NextCall, PortConflict, PreviousRun, ReadyInfo, RunStatus, TerminalRunResult, WatchCycle } from '../../../../common/src/protocol';
+import type { CommandSafety, NextCall, PortConflict, PreviousRun, ReadyInfo, RunStatus, StrategyName, TerminalRunResult, WatchCycle } from '../../../../common/src/protocol';
 import type { CommandRun } from '../run/commandRun';
 import { exitCodeOf, exitCodeSourceOf } from '../run/runState';
 import { portConflictMessage } from '../servers/serverReport';
-import { endedEarlyMessage, nestedSession, nestedSessionMessage, statusMessage, unsavedOutputNote } from './runMessages';
+import { nestedSession } from '../terminals/shellKind';
+import { endedEarlyMessage, keySentMessage, nestedSessionMessage, statusMessage, unsavedOutputNote } from './runMessages';
 
 export interface ResultDetails {
   /** What the status means here, instead of the status's own note (a timeout, ready, cancelled). */
@@ -22,6 +23,8 @@ export interface ResultDetails {
   readonly watch?: WatchCycle;
   /** terminal_run: the terminal's earlier run ended unreported (its note goes last). */
   readonly previous?: { readonly run: PreviousRun; readonly note: string };
+  /** The safety check's decision about the command, so the model and the person see why it ran. */
+  readonly safety?: CommandSafety;
 }
 
 export async function runResult(run: CommandRun, status: RunStatus, details: ResultDetails = {}): Promise<TerminalRunResult> {
@@ -67,6 +70,9 @@ export async function runResult(run: CommandRun, status: RunStatus, details: Res
   if (details.previous) {
     result.previous = details.previous.run;
   }
+  if (details.safety) {
+    result.safety = details.safety;
+  }
   const nested = status === 'waiting_for_input' ? nestedSession(run.foregroundCommand) : undefined;
   const notes = [
     details.portConflict && portConflictMessage(details.portConflict),
@@ -83,4 +89,9 @@ export async function runResult(run: CommandRun, status: RunStatus, details: Res
     result.message = notes.join(' ');
   }
   return result;
+}
+
+/** terminal_input sent a key to a terminal where no run of ours ever started: the key went in, there is nothing to wait on. */
+export function keySentResult(terminal: string, strategy: StrategyName): TerminalRunResult {
+  return { status: 'completed', output: '', name: terminal, durationMs: 0, strategy, message: keySentMessage(terminal) };
 }

@@ -1,27 +1,29 @@
 /**
  * The terminal tools as the bridge serves them: terminal_run, terminal_state, terminal_input and
- * terminal_list. A call that types reads as three steps: plan (runPlan.ts, no side effects),
- * check (checks/, every command decided before anything happens) and execute (runStart.ts, then
- * awaitRun.ts, the one place a wait becomes a result).
+ * terminal_list. A call builds its context once (callContext.ts), and a call that types reads as
+ * plan (runPlan.ts, no side effects), check (checks/, every command decided before anything
+ * happens), start (runStart.ts) and await (awaitRun.ts, the one place a wait becomes a result).
  */
 import { limits, type InputParams, type PreviousRun, type RunParams, type StateParams, type TerminalInfo, type TerminalRunResult } from '../../../../common/src/protocol';
-import type { ApprovalPort, CheckedCall, CommandCheck } from '../checks/commandCheck';
-import { checkCall, type CheckOutcome, type DecisionRecord } from '../checks/checkCall';
+import type { ApprovalPort, CommandCheck } from '../checks/commandCheck';
+import { ANSWER_TIMEOUT_MS, checkCall, type DecisionRecord } from '../checks/checkCall';
 import { devServerOnceCheck } from '../checks/devServerOnce';
 import { workspaceTrustCheck } from '../checks/workspaceTrust';
-import { cancelledBeforeStartError, keySentWithoutRunError, noRunYetError } from '../errors';
+import { cancelledBeforeStartError, noRunYetError } from '../errors';
 import { Emitter, type Disposable } from '../events';
-import type { CommandRun, RunProgress } from '../run/commandRun';
+import type { CommandRun } from '../run/commandRun';
 import { describeEnd, exitCodeOf } from '../run/runState';
-import type { DevServers } from '../servers/devServers';
+import type { CallServers } from '../servers/devServers';
 import { shellLabel } from '../terminals/shellKind';
 import type { TerminalSession, TerminalSessionView } from '../terminals/terminalSession';
 import { TerminalSessions, type TerminalSessionsDependencies } from '../terminals/terminalSessions';
-import { awaitRun, reportNow, type AwaitOptions, type WaitHow } from './awaitRun';
-import { callDeadline, describeCallPath, type CallMeta } from './callDeadline';
+import { awaitRun, reportNow, type AwaitDetails } from './awaitRun';
+import { callContext, type CallContext, type CallOptions, type CallParts } from './callContext';
+import { describeCallPath } from './callDeadline';
 import { previousRunNote } from './runMessages';
-import { callTimeout, planInput, planRun, type PlanContext } from './runPlan';
-import { startRun } from './runStart';
+import { keySentResult, type ResultDetails } from './runResult';
+import { callTimeout, planInput, planRun, type WaitHow } from './runPlan';
+import { startRun, type StartedRun } from './runStart';
 
 export interface TerminalServiceDependencies extends Omit<TerminalSessionsDependencies, 'now'> {
   readonly now?: () => number;
@@ -29,32 +31,17 @@ export interface TerminalServiceDependencies extends Omit<TerminalSessionsDepend
   readonly workspaceFolder: () => string | undefined;
   /** Workspace trust: an untrusted workspace runs nothing (the first check). */
   readonly isTrusted: () => boolean;
-  /** Dev-server support: the never-twice rule, restarts, waitMode "ready", port conflicts. */
-  readonly servers?: DevServers;
+  /** Dev-server support: the never-twice rule, restarts, waitMode "ready", port conflicts (noDevServers where a window has none). */
+  readonly servers: CallServers;
   /** Checks after the built-in ones (trust, then never twice), in order. */
   readonly checks?: readonly CommandCheck[];
   /** Who is asked when a check says so and the call brings no way to ask of its own; without one nothing a check asks about runs. */
   readonly approver?: ApprovalPort;
   /** Every decision of the safety check, for the process log. */
   readonly audit?: (record: DecisionRecord) => void;
-  /** How long a question waits for the person's answer (default 5 minutes). */
+  /** How long a question waits for the person's answer (default ANSWER_TIMEOUT_MS, 5 minutes). */
   readonly answerTimeoutMs?: number;
 }
-
-export interface CallOptions {
-  readonly signal?: AbortSignal;
-  /** Called about once a second while the call waits. */
-  readonly onProgress?: (progress: RunProgress) => void;
-  /** What the MCP server said about the client: its name, its deadline, whether the call is an MCP task. */
-  readonly meta?: CallMeta;
-  /** The session (an MCP client's connection) allows are kept for; one of its own when absent. */
-  readonly session?: string;
-  /** Asks the person for this call (the client's elicitation) instead of the default approver. */
-  readonly approver?: ApprovalPort;
-}
-
-/** Calls that bring no session share this one. */
-const DEFAULT_SESSION = 'window';
 
 /** A call was cancelled while its command goes on (the person pressed Stop, or the client gave up). */
 export interface AbandonedRun {
@@ -79,7 +66,8 @@ const PREVIOUS_TAIL_LINES = 20;
 
 export class TerminalService implements Disposable {
   private readonly sessions: TerminalSessions;
-  private readonly checks: readonly CommandCheck[];
+  /** What every call works with (callContext.ts). */
+  private readonly parts: CallParts;
   /** Sessions opening, runs starting and changing state, sessions closing. */
   readonly onDidChange: TerminalSessions['onDidChange'];
   private readonly abandonEmitter = new Emitter<AbandonedRun>();
@@ -87,13 +75,23 @@ export class TerminalService implements Disposable {
   readonly onDidAbandonRun = this.abandonEmitter.event;
   /** Runs terminal_run started, and what their calls reported of them. */
   private readonly reported = new WeakMap<CommandRun, Reported>();
-  private readonly now: () => number;
 
-  constructor(private readonly deps: TerminalServiceDependencies) {
-    this.now = deps.now ?? (() => performance.now());
-    this.sessions = new TerminalSessions({ ...deps, now: this.now });
+  constructor(deps: TerminalServiceDependencies) {
+    const now = deps.now ?? (() => performance.now());
+    this.sessions = new TerminalSessions({ ...deps, now });
     this.onDidChange = this.sessions.onDidChange;
-    this.checks = [workspaceTrustCheck(deps.isTrusted), ...(deps.servers ? [devServerOnceCheck(deps.servers)] : []), ...(deps.checks ?? [])];
+    this.parts = {
+      sessions: this.sessions,
+      servers: deps.servers,
+      checks: [workspaceTrustCheck(deps.isTrusted), devServerOnceCheck(deps.servers), ...(deps.checks ?? [])],
+      settings: deps.settings,
+      workspaceFolder: deps.workspaceFolder,
+      approver: deps.approver,
+      answerTimeoutMs: deps.answerTimeoutMs ?? ANSWER_TIMEOUT_MS,
+      audit: deps.audit,
+      logger: deps.logger,
+      now,
+    };
   }
 
   /** The open terminals, read-only (for the ledger and the views). */
@@ -101,26 +99,21 @@ export class TerminalService implements Disposable {
     return this.sessions.open();
   }
 
-  /** terminal_run: plan, check, then send the command and wait per waitMode. */
+  /** terminal_run: plan, check, start (stop a restarted server, reserve the terminal in the call's directory, type), await per waitMode. */
   async run(params: RunParams, options: CallOptions = {}): Promise<TerminalRunResult> {
-    const { signal } = options;
-    if (signal?.aborted) throw cancelledBeforeStartError();
-    const waitOptions = this.waitOptions(options, 0);
-    this.deps.logger.info(`terminal_run from ${describeCallPath(options.meta, waitOptions.deadline)}`);
+    if (options.signal?.aborted) throw cancelledBeforeStartError();
+    const call = this.callContext(options);
+    call.logger.info(`terminal_run from ${describeCallPath(call.meta, call.deadline)}`);
     // A task's client follows it to the end: without a timeout of its own, it waits as long as any call may.
-    const asked = options.meta?.task && params.timeoutMs === undefined ? { ...params, timeoutMs: limits.maxTimeoutMs } : params;
-    const planned = await planRun(asked, this.planContext());
-    const checked = await checkCall(planned, {
-      ...this.checkEnvironment(options),
-      replan: (_, command) => planRun({ ...asked, command }, this.planContext()),
-    });
+    const asked = call.meta?.task && params.timeoutMs === undefined ? { ...params, timeoutMs: limits.maxTimeoutMs } : params;
+    const planned = await planRun(asked, call);
+    const checked = await checkCall(planned, call, (_, command) => planRun({ ...asked, command }, call));
     if (checked.kind === 'answer') return checked.result;
     const plan = checked.call;
     const previous = await this.unreportedEnd(plan.session);
-    const { session, run } = await startRun(plan, { sessions: this.sessions, servers: this.deps.servers, workspaceFolder: this.deps.workspaceFolder(), ...(signal ? { signal } : {}) });
-    this.reported.set(run, { final: false, cycle: 0 });
-    const result = withSafety(checked, await this.await(session, run, plan.wait, waitOptions, options));
-    return previous ? { ...result, previous: previous.run, message: [result.message, previous.note].filter(Boolean).join(' ') } : result;
+    const started = await startRun(plan, call);
+    this.reported.set(started.run, { final: false, cycle: 0 });
+    return this.await(started, plan.wait, call, { ...(checked.safety ? { safety: checked.safety } : {}), ...(previous ? { previous } : {}) });
   }
 
   /** terminal_state: the current or last run of a terminal, optionally waiting for it. */
@@ -131,29 +124,26 @@ export class TerminalService implements Disposable {
       throw noRunYetError(params.name);
     }
     if (params.wait && run.active) {
-      const timeoutMs = callTimeout(params.timeoutMs, this.deps.settings());
+      const call = this.callContext(options);
+      const timeoutMs = callTimeout(params.timeoutMs, call.settings);
       // A server not ready yet is waited on until it is; anything else until it ends, asks, or (a watcher) completes a cycle.
-      const how: WaitHow = this.deps.servers?.awaitsReady(run) ? { mode: 'ready', timeoutMs, readyPattern: undefined } : { mode: 'completion', timeoutMs };
-      return this.await(session, run, how, this.waitOptions(options, this.reported.get(run)?.cycle ?? 0), options);
+      const how: WaitHow = call.servers.awaitsReady(run) ? { mode: 'ready', timeoutMs, readyPattern: undefined } : { mode: 'completion', timeoutMs };
+      return this.await({ session, run }, how, call, { afterCycle: this.reported.get(run)?.cycle ?? 0 });
     }
     return this.noteReported(run, await reportNow(run));
   }
 
   /** terminal_input: type text into a running command (an answer, a key such as Ctrl+C, or a command at a nested shell's prompt), then wait. */
   async input(params: InputParams, options: CallOptions = {}): Promise<TerminalRunResult> {
-    const planned = planInput(params, { sessions: this.sessions, settings: this.deps.settings() });
-    const checked = await checkCall(planned, {
-      ...this.checkEnvironment(options),
-      replan: (_, text) => Promise.resolve(planInput({ ...params, text }, { sessions: this.sessions, settings: this.deps.settings() })),
-    });
+    const call = this.callContext(options);
+    const planned = planInput(params, call);
+    const checked = await checkCall(planned, call, (_, text) => Promise.resolve(planInput({ ...params, text }, call)));
     if (checked.kind === 'answer') return checked.result;
     const { session, run, text, enter, timeoutMs } = checked.call;
     session.type(text, enter);
-    if (!run) {
-      throw keySentWithoutRunError(params.name);
-    }
+    if (!run) return keySentResult(session.name, session.strategy.name);
     // A key such as "a" to a watcher starts its next cycle: that is what the call waits for.
-    return withSafety(checked, await this.await(session, run, { mode: 'completion', timeoutMs }, this.waitOptions(options, run.cycles), options));
+    return this.await({ session, run }, { mode: 'completion', timeoutMs }, call, { afterCycle: run.cycles, ...(checked.safety ? { safety: checked.safety } : {}) });
   }
 
   /** terminal_list: every managed terminal that is still open. */
@@ -203,28 +193,18 @@ export class TerminalService implements Disposable {
     this.abandonEmitter.dispose();
   }
 
-  /** How a call waits: before its client's deadline, from the watch cycle its caller last saw. */
-  private waitOptions(options: CallOptions, afterCycle: number): AwaitOptions {
-    const settings = this.deps.settings();
-    const deadline = callDeadline(options.meta, settings.clientTimeoutMs, this.now());
-    return {
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-      ...(this.deps.servers ? { servers: this.deps.servers } : {}),
-      ...(deadline ? { deadline } : {}),
-      logger: this.deps.logger,
-      now: this.now,
-      cancelInterrupts: settings.cancelInterrupts,
-      afterCycle,
-    };
+  /** The call's context, built once as the call arrives: every stage takes it. */
+  private callContext(options: CallOptions): CallContext {
+    return callContext(this.parts, options);
   }
 
   /** awaitRun, then what the result told the caller, and a cancelled call whose command goes on. */
-  private async await(session: TerminalSession, run: CommandRun, how: WaitHow, waitOptions: AwaitOptions, options: CallOptions): Promise<TerminalRunResult> {
-    const result = this.noteReported(run, await awaitRun(session, run, how, waitOptions));
+  private async await(started: StartedRun, how: WaitHow, call: CallContext, details: AwaitDetails): Promise<TerminalRunResult> {
+    const { session, run } = started;
+    const result = this.noteReported(run, await awaitRun(started, how, call, details));
     if (result.status === 'cancelled' && run.active) {
-      this.deps.logger.info(`the client cancelled its call; \`${run.command}\` keeps running in terminal "${session.name}"`);
-      this.abandonEmitter.fire({ runId: run.id, terminal: session.name, command: run.command, client: options.meta?.client?.name });
+      call.logger.info(`the client cancelled its call; \`${run.command}\` keeps running in terminal "${session.name}"`);
+      this.abandonEmitter.fire({ runId: run.id, terminal: session.name, command: run.command, client: call.meta?.client?.name });
     }
     return result;
   }
@@ -240,7 +220,7 @@ export class TerminalService implements Disposable {
   }
 
   /** The terminal's last run when it ended while no call waited on it: terminal_run says how it ended. */
-  private async unreportedEnd(session: TerminalSession | undefined): Promise<{ run: PreviousRun; note: string } | undefined> {
+  private async unreportedEnd(session: TerminalSession | undefined): Promise<ResultDetails['previous']> {
     const run = session?.currentRun;
     const reported = run && this.reported.get(run);
     if (!session || !run || run.active || !reported || reported.final) return undefined;
@@ -257,26 +237,4 @@ export class TerminalService implements Disposable {
     };
     return { run: previous, note: previousRunNote(session.name, run.command, describeEnd(run.state)) };
   }
-
-  private planContext(): PlanContext {
-    return { sessions: this.sessions, servers: this.deps.servers, settings: this.deps.settings(), workspaceFolder: this.deps.workspaceFolder() };
-  }
-
-  private checkEnvironment(options: CallOptions) {
-    const { deps } = this;
-    return {
-      checks: this.checks,
-      approver: options.approver ?? deps.approver,
-      logger: deps.logger,
-      caller: { session: options.session ?? DEFAULT_SESSION },
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(deps.audit ? { audit: deps.audit } : {}),
-      ...(deps.answerTimeoutMs !== undefined ? { answerTimeoutMs: deps.answerTimeoutMs } : {}),
-    };
-  }
-}
-
-/** A run's result with the safety check's decision, so the model and the person see why it ran. */
-function withSafety(checked: CheckOutcome<CheckedCall> & { kind: 'proceed' }, result: TerminalRunResult): TerminalRunResult {
-  return checked.safety ? { ...result, safety: checked.safety } : result;
 }

@@ -1,5 +1,5 @@
 /**
- * Stack detection (blueprint Phase 4): walks the workspace folders breadth first, bounded in
+ * Stack detection for workspace_info: walks the workspace folders breadth first, bounded in
  * depth, folder count and time, skipping dependency, VCS and build folders, and turns every
  * folder holding a detection file into a project with its stacks, package manager and the
  * dev-server commands it defines (package.json scripts, deno tasks, manage.py, bin/rails,

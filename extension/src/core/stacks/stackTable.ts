@@ -1,7 +1,8 @@
 /**
- * The blueprint's Phase 4 detection matrix as data: which files mark a stack, which processes it
- * runs, and which package.json scripts (by name or by what they run) start a long-running dev
- * server or watcher. Pure data plus two small matchers; detectStacks.ts applies it to a folder.
+ * What workspace_info tells the model about the stacks, as data: which files mark a stack, the
+ * processes it is expected to run, and which package.json scripts (by name or by what they run)
+ * start a long-running dev server or watcher, so the model runs the project's own dev command.
+ * Pure data plus two small matchers; detectStacks.ts applies it to a folder.
  */
 
 export interface StackDefinition {
@@ -9,8 +10,6 @@ export interface StackDefinition {
   readonly name: string;
   /** File names in a project folder that mark the stack (any one is enough). */
   readonly detectionFiles: readonly string[];
-  /** Process names this stack runs (the blueprint's expected processes). */
-  readonly processPatterns: readonly RegExp[];
   /** Script names (package.json, deno.json tasks) that indicate a long-running dev server or watcher. */
   readonly devServerPatterns: readonly RegExp[];
   /** Names for WorkspaceAnalysis.expectedProcesses. */
@@ -29,26 +28,23 @@ const WATCH = /\s(--watch|-w)(\s|=|$)|(^|\s)tsx\s+watch\b/;
 /** Bodies of one-shot commands that sometimes hide behind a `start` name. */
 const ONE_SHOT = /^(tsc|node\s+\S*build\S*|rimraf|eslint|jest|vitest\s+run|mocha)(\s|$)/;
 
-const node = [/^node(\.exe)?$/];
-
 export const STACKS: readonly StackDefinition[] = [
-  { name: 'Node.js', detectionFiles: ['package.json'], processPatterns: [...node, /^npm(\.cmd)?$/, /^npx(\.cmd)?$/], devServerPatterns: [LONG_RUNNING_SCRIPT], expectedProcesses: ['node', 'npm', 'npx'] },
-  { name: 'npm', detectionFiles: ['package-lock.json', 'npm-shrinkwrap.json'], processPatterns: [/^npm(\.cmd)?$/, ...node], devServerPatterns: [LONG_RUNNING_SCRIPT], expectedProcesses: ['npm', 'node'] },
-  { name: 'pnpm', detectionFiles: ['pnpm-lock.yaml', 'pnpm-workspace.yaml'], processPatterns: [/^pnpm(\.exe|\.cmd)?$/, ...node], devServerPatterns: [LONG_RUNNING_SCRIPT], expectedProcesses: ['pnpm', 'node'] },
-  { name: 'Yarn', detectionFiles: ['yarn.lock', '.yarnrc.yml'], processPatterns: [/^yarn(\.cmd)?$/, ...node], devServerPatterns: [LONG_RUNNING_SCRIPT], expectedProcesses: ['yarn', 'node'] },
-  { name: 'Bun', detectionFiles: ['bun.lockb', 'bun.lock', 'bunfig.toml'], processPatterns: [/^bun(\.exe)?$/], devServerPatterns: [LONG_RUNNING_SCRIPT], expectedProcesses: ['bun'] },
-  { name: 'Deno', detectionFiles: ['deno.json', 'deno.jsonc', 'deno.lock'], processPatterns: [/^deno(\.exe)?$/], devServerPatterns: [LONG_RUNNING_SCRIPT], expectedProcesses: ['deno'] },
-  { name: 'TypeScript', detectionFiles: ['tsconfig.json'], processPatterns: [/^tsc$/, /^ts-node$/, /^tsx$/], devServerPatterns: [/^watch/], expectedProcesses: ['tsc', 'ts-node'] },
-  { name: 'Rust', detectionFiles: ['Cargo.toml'], processPatterns: [/^cargo(\.exe)?$/, /^rustc(\.exe)?$/], devServerPatterns: [], expectedProcesses: ['cargo', 'rustc'] },
-  { name: 'Python', detectionFiles: ['pyproject.toml', 'requirements.txt', 'setup.py', 'setup.cfg', 'Pipfile', 'manage.py'], processPatterns: [/^python[\d.]*(\.exe)?$/, /^pip[\d.]*$/, /^poetry$/, /^uv$/], devServerPatterns: [], expectedProcesses: ['python', 'pip', 'poetry'] },
-  { name: 'Django', detectionFiles: ['manage.py'], processPatterns: [/^python[\d.]*(\.exe)?$/], devServerPatterns: [/^runserver$/], expectedProcesses: ['python'] },
-  { name: 'Go', detectionFiles: ['go.mod'], processPatterns: [/^go(\.exe)?$/], devServerPatterns: [], expectedProcesses: ['go'] },
-  { name: 'Ruby', detectionFiles: ['Gemfile'], processPatterns: [/^ruby(\.exe)?$/, /^bundle$/], devServerPatterns: [], expectedProcesses: ['ruby', 'bundle'] },
-  { name: 'Rails', detectionFiles: ['bin/rails'], processPatterns: [/^ruby(\.exe)?$/, /^puma$/], devServerPatterns: [/^server$/], expectedProcesses: ['ruby', 'puma'] },
+  { name: 'Node.js', detectionFiles: ['package.json'], devServerPatterns: [LONG_RUNNING_SCRIPT], expectedProcesses: ['node', 'npm', 'npx'] },
+  { name: 'npm', detectionFiles: ['package-lock.json', 'npm-shrinkwrap.json'], devServerPatterns: [LONG_RUNNING_SCRIPT], expectedProcesses: ['npm', 'node'] },
+  { name: 'pnpm', detectionFiles: ['pnpm-lock.yaml', 'pnpm-workspace.yaml'], devServerPatterns: [LONG_RUNNING_SCRIPT], expectedProcesses: ['pnpm', 'node'] },
+  { name: 'Yarn', detectionFiles: ['yarn.lock', '.yarnrc.yml'], devServerPatterns: [LONG_RUNNING_SCRIPT], expectedProcesses: ['yarn', 'node'] },
+  { name: 'Bun', detectionFiles: ['bun.lockb', 'bun.lock', 'bunfig.toml'], devServerPatterns: [LONG_RUNNING_SCRIPT], expectedProcesses: ['bun'] },
+  { name: 'Deno', detectionFiles: ['deno.json', 'deno.jsonc', 'deno.lock'], devServerPatterns: [LONG_RUNNING_SCRIPT], expectedProcesses: ['deno'] },
+  { name: 'TypeScript', detectionFiles: ['tsconfig.json'], devServerPatterns: [/^watch/], expectedProcesses: ['tsc', 'ts-node'] },
+  { name: 'Rust', detectionFiles: ['Cargo.toml'], devServerPatterns: [], expectedProcesses: ['cargo', 'rustc'] },
+  { name: 'Python', detectionFiles: ['pyproject.toml', 'requirements.txt', 'setup.py', 'setup.cfg', 'Pipfile', 'manage.py'], devServerPatterns: [], expectedProcesses: ['python', 'pip', 'poetry'] },
+  { name: 'Django', detectionFiles: ['manage.py'], devServerPatterns: [/^runserver$/], expectedProcesses: ['python'] },
+  { name: 'Go', detectionFiles: ['go.mod'], devServerPatterns: [], expectedProcesses: ['go'] },
+  { name: 'Ruby', detectionFiles: ['Gemfile'], devServerPatterns: [], expectedProcesses: ['ruby', 'bundle'] },
+  { name: 'Rails', detectionFiles: ['bin/rails'], devServerPatterns: [/^server$/], expectedProcesses: ['ruby', 'puma'] },
   {
     name: 'Docker Compose',
     detectionFiles: ['compose.yaml', 'compose.yml', 'docker-compose.yml', 'docker-compose.yaml'],
-    processPatterns: [/^docker(\.exe)?$/, /^docker-compose$/],
     devServerPatterns: [],
     expectedProcesses: ['docker'],
   },

@@ -78,3 +78,9 @@ export function chooseShell(
 export function shellLabel(info: ShellInfo): string {
   return info.kind === 'sh' || info.kind === 'unknown' ? info.name : info.kind;
 }
+
+/** The program name when the foreground job is a shell or remote session of its own (no shell integration inside). */
+export function nestedSession(foregroundCommand: string | undefined): string | undefined {
+  const program = foregroundCommand?.trim().split(/\s+/)[0]?.split('/').pop()?.replace(/^-/, '');
+  return program && /^((ba|z|fi|da|k|mk|tc|c|a)?sh|ssh|mosh|telnet|docker|podman|kubectl|su|sudo|nsenter|chroot|tmux|screen)$/.test(program) ? program : undefined;
+}

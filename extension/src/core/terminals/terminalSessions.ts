@@ -9,14 +9,17 @@
  * there.
  */
 import type { Logger } from '../../../../common/src/logger';
-import { busyError, busyReasons, terminalNotFoundError } from '../errors';
+import { busyError, busyReasons, changeDirectoryError, terminalNotFoundError, windowClosingError } from '../errors';
 import { DisposableStore, Emitter, type Disposable } from '../events';
+import { samePath } from '../fsUtil';
 import type { RunOutput } from '../output/runOutput';
 import { UNKNOWN_ACTIVITY, type ShellActivity } from '../processes/types';
-import { CommandRun, type RunConfig } from '../run/commandRun';
+import { CommandRun, type RunConfig, type RunLaunch } from '../run/commandRun';
 import { defaultInputPromptConfig } from '../run/inputPromptDetector';
+import { exitCodeOf } from '../run/runState';
 import type { ShepherdSettings } from '../settings';
 import type { IntegrationFiles } from './integration/integrationFiles';
+import { changeDirectoryCommand } from './shellCommands';
 import type { StrategyContext } from './strategies/executionStrategy';
 import { openSession, planNewTerminal, type NewTerminal } from './terminalFactory';
 import type { ExecutionEndEvent, ExecutionEvent, ShellExecution, ShellTerminal, TerminalCloseEvent, TerminalHost } from './terminalPort';
@@ -38,11 +41,17 @@ export interface TerminalSessionsDependencies {
   readonly platform?: NodeJS.Platform;
 }
 
+/** Where a call runs its command: the directory it asked for, else the terminal's own; a terminal opened for it starts in the workspace folder. */
+export interface Place {
+  readonly cwd: string | undefined;
+  readonly workspaceFolder: string | undefined;
+}
+
 /** A terminal reserved for one call while it prepares a run; release() when the run started (or failed to). */
 export interface Reservation {
   readonly session: TerminalSession;
-  /** The terminal was created for this call (so it already starts in the wanted cwd). */
-  readonly created: boolean;
+  /** The directory the terminal is in now (the call's, when it asked for one); undefined when not known. */
+  readonly cwd: string | undefined;
   release(): void;
 }
 
@@ -53,6 +62,8 @@ const DRAIN_TIMEOUT_MS = 1000;
 /** Probes (and the pause between them) before a foreground job the user started counts as busy. */
 const BUSY_PROBES = 3;
 const BUSY_PROBE_INTERVAL_MS = 100;
+/** How long the `cd` that moves an open terminal to a call's directory may take. */
+const CD_TIMEOUT_MS = 10_000;
 
 export class TerminalSessions implements Disposable {
   private readonly sessions = new Map<string, TerminalSession>();
@@ -110,16 +121,30 @@ export class TerminalSessions implements Disposable {
     return this.creating.has(name) ? busyReasons.starting : this.sessions.get(name)?.busyReason();
   }
 
+  /** Where a command would run in the terminal `name` now (see Place). */
+  cwdIn(name: string, place: Place): string | undefined {
+    const session = this.sessions.get(name);
+    return placeCwd(place, session, session === undefined);
+  }
+
   /**
-   * The named terminal reserved for a new run: the open one when it is idle (a busy one is
-   * refused), else a new one opened as `newTerminal` says, starting in `startIn`.
+   * The named terminal reserved for a new run, in the place's directory: the open one when it is
+   * idle (a busy one is refused; one elsewhere is moved there with a `cd` of its own, so the run
+   * reports only its command), else a new one opened there as `newTerminal` says.
    */
-  async reserve(name: string, startIn: string | undefined, newTerminal: NewTerminal): Promise<Reservation> {
+  async reserve(name: string, place: Place, newTerminal: NewTerminal): Promise<Reservation> {
     const existing = this.sessions.get(name);
     if (existing) {
       const alive = await this.ensureIdle(existing);
       if (alive && !existing.closed) {
-        return this.reservation(existing, false);
+        const reservation = this.reservation(existing, place, false);
+        try {
+          if (place.cwd !== undefined && !samePath(existing.terminal.cwd, place.cwd)) await this.changeDirectory(existing, place.cwd);
+        } catch (error) {
+          reservation.release();
+          throw error;
+        }
+        return reservation;
       }
       // Closed meanwhile, or its shell is gone while VS Code kept the terminal: start afresh.
       this.retire(existing);
@@ -127,10 +152,10 @@ export class TerminalSessions implements Disposable {
     if (this.creating.has(name)) {
       throw busyError(name, busyReasons.starting);
     }
-    const pending = this.createSession(name, startIn, newTerminal);
+    const pending = this.createSession(name, place.cwd ?? place.workspaceFolder, newTerminal);
     this.creating.set(name, pending);
     try {
-      return this.reservation(await pending, true);
+      return this.reservation(await pending, place, true);
     } finally {
       this.creating.delete(name);
     }
@@ -138,11 +163,12 @@ export class TerminalSessions implements Disposable {
 
   /**
    * Sends `command` to the session's terminal as a new run: the line its strategy prepares (as
-   * typed, or sourcing a temp file that is removed when the run ends).
+   * typed, or sourcing a temp file that is removed when the run ends). The run keeps where and how
+   * it was launched.
    */
-  async startRun(session: TerminalSession, command: string): Promise<CommandRun> {
+  async startRun(session: TerminalSession, command: string, launch: RunLaunch): Promise<CommandRun> {
     const prepared = await session.strategy.prepareCommand(command, session.shell.kind, session.runsDir);
-    const run = this.newRun(session, command);
+    const run = this.newRun(session, command, launch);
     const subscriptions = new DisposableStore();
     subscriptions.add(
       run.onDidChangeState((state) => {
@@ -191,9 +217,31 @@ export class TerminalSessions implements Disposable {
     return this.deps.platform ?? process.platform;
   }
 
-  private reservation(session: TerminalSession, created: boolean): Reservation {
+  private reservation(session: TerminalSession, place: Place, created: boolean): Reservation {
     session.reserved = true;
-    return { session, created, release: () => (session.reserved = false) };
+    return {
+      session,
+      get cwd() {
+        return placeCwd(place, session, created);
+      },
+      release: () => (session.reserved = false),
+    };
+  }
+
+  /** Changes an open shell's directory with its own execution; a cd that fails or hangs is an error (and interrupted). */
+  private async changeDirectory(session: TerminalSession, cwd: string): Promise<void> {
+    const cd = await this.startRun(session, changeDirectoryCommand(session.shell.kind, cwd), { cwd: session.terminal.cwd, waitMode: 'completion' });
+    const outcome = await cd.wait({ timeoutMs: CD_TIMEOUT_MS, stopAtInput: true });
+    if (outcome === 'disposed') {
+      throw windowClosingError(session.name, cd.command);
+    }
+    const exitCode = exitCodeOf(cd.state);
+    if (outcome !== 'completed' || (exitCode !== undefined && exitCode !== 0)) {
+      // A cd still going (a hung mount, a prompt) must not leave the terminal busy with it.
+      if (cd.active) session.interrupt();
+      const output = (await cd.outputSnapshot()).output;
+      throw changeDirectoryError(session.name, cwd, `${outcome}${exitCode !== undefined ? `, exit code ${exitCode}` : ''}`, output);
+    }
   }
 
   /** Refuses a busy terminal; false when the OS says its shell is gone (the session is dead). */
@@ -237,7 +285,7 @@ export class TerminalSessions implements Disposable {
     return session.shellPid === undefined ? Promise.resolve(UNKNOWN_ACTIVITY) : this.deps.probeShell(session.shellPid);
   }
 
-  private newRun(session: TerminalSession, command: string): CommandRun {
+  private newRun(session: TerminalSession, command: string, launch: RunLaunch): CommandRun {
     const config: RunConfig = {
       completion: { graceMs: this.deps.settings().gracePeriodMs, settleMs: SETTLE_MS, probeIntervalMs: PROBE_INTERVAL_MS },
       input: defaultInputPromptConfig,
@@ -248,7 +296,7 @@ export class TerminalSessions implements Disposable {
       now: this.deps.now,
       probeShell: () => this.probe(session),
       logger: this.deps.logger,
-    });
+    }, launch);
   }
 
   // ---- editor events (the Emitter reports a handler that throws; none reaches the editor) -----
@@ -333,6 +381,11 @@ export class TerminalSessions implements Disposable {
     if (previous !== session) previous?.dispose();
     this.closedSessions.set(session.name, session);
   }
+}
+
+/** The place's directory, else the terminal's own; a terminal opened for the call starts in the workspace folder. */
+function placeCwd(place: Place, session: TerminalSession | undefined, opened: boolean): string | undefined {
+  return place.cwd ?? session?.terminal.cwd ?? (opened ? place.workspaceFolder : undefined);
 }
 
 /** Whether a command line read from the screen shows `sent` (wraps and a right prompt aside). */

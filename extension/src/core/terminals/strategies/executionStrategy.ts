@@ -90,6 +90,11 @@ export function baseTerminalOptions(request: OpenRequest, host: TerminalHost): C
   };
 }
 
-export function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/** The integration files, or the failure that rules the strategy out when they cannot be written: "<what> (<error>)". */
+export async function filesOrFailure(context: StrategyContext, what: string): Promise<IntegrationFiles | { readonly failure: string }> {
+  try {
+    return await context.integrationFiles();
+  } catch (error) {
+    return { failure: `${what} (${error instanceof Error ? error.message : String(error)})` };
+  }
 }

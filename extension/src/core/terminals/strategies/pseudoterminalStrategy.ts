@@ -8,19 +8,15 @@ import { trimCommand } from '../commandText';
 import { managedEnv } from '../integration/integrationLaunch';
 import { hasScriptCommand, PtyTerminal } from '../pty/ptyTerminal';
 import { shellInfo } from '../shellKind';
-import { describeError, terminalTitle, type ExecutionStrategy } from './executionStrategy';
+import { filesOrFailure, terminalTitle, type ExecutionStrategy } from './executionStrategy';
 
 export const pseudoterminalStrategy: ExecutionStrategy = {
   name: 'pseudoterminal',
   stripsPromptAndEcho: false,
   ownsProcesses: true,
   async open(request, context) {
-    let files;
-    try {
-      files = await context.integrationFiles();
-    } catch (error) {
-      return { failure: `no private folder for its command files (${describeError(error)})` };
-    }
+    const files = await filesOrFailure(context, 'no private folder for its command files');
+    if ('failure' in files) return files;
     const { platform, events } = context;
     const terminal = new PtyTerminal(
       {

@@ -16,7 +16,7 @@ import { hasLineBreaks, LONG_LINE_CHARS, plainSourceLine, prepareCommand, type C
 import { shepherdLaunch } from '../integration/integrationLaunch';
 import { posixQuote } from '../shellCommands';
 import type { ShellKind } from '../shellKind';
-import { baseTerminalOptions, describeError, openIntegratedTerminal, type ExecutionStrategy } from './executionStrategy';
+import { baseTerminalOptions, filesOrFailure, openIntegratedTerminal, type ExecutionStrategy } from './executionStrategy';
 
 /** The integration's function that prints the C mark, for shells without a pre-execution hook we use. */
 const C_MARK: Partial<Record<ShellKind, string>> = { sh: '__tshep_c', pwsh: '__TshepC' };
@@ -32,12 +32,8 @@ export const shepherdStrategy: ExecutionStrategy = {
   stripsPromptAndEcho: true,
   ownsProcesses: false,
   async open(request, context) {
-    let files;
-    try {
-      files = await context.integrationFiles();
-    } catch (error) {
-      return { failure: `its scripts could not be written (${describeError(error)})` };
-    }
+    const files = await filesOrFailure(context, 'its scripts could not be written');
+    if ('failure' in files) return files;
     const { shell } = request;
     const launch = shepherdLaunch(shell.kind, files, process.env);
     if (!launch) return { failure: `no integration script for ${shell.name}` };

@@ -1,0 +1,36 @@
+/**
+ * Calls the bridge for a tool with what the window needs to know of the client (its name and
+ * deadline, or that the call is an MCP task), relaying progress notifications when the client
+ * asked for them and the window's questions to the person through elicitation.
+ */
+import { methods, type ApprovalAskParams, type MethodKey, type ParamsOf, type ResultOf } from '../../../../common/src/protocol';
+import { askThroughElicitation } from './elicitation';
+import { progressMessage, type TaskCall, type ToolContext, type ToolExtra } from './toolContext';
+
+export async function callBridge<K extends Exclude<MethodKey, 'hello'>>(
+  context: ToolContext,
+  key: K,
+  params: ParamsOf<K>,
+  extra: ToolExtra,
+  progressTotalMs?: number,
+  task?: TaskCall,
+): Promise<ResultOf<K>> {
+  const progressToken = extra._meta?.progressToken;
+  const { info, deadline } = context.client();
+  context.logger.debug(`${methods[key].name}${task ? ' (an MCP task)' : progressToken === undefined ? '' : ' (the client asked for progress)'}`);
+  const onProgress =
+    task?.onProgress ??
+    (progressToken === undefined
+      ? undefined
+      : (update: { elapsedMs: number; outputChars: number; lastLine?: string }): void => {
+          void extra
+            .sendNotification({
+              method: 'notifications/progress',
+              params: { progressToken, progress: update.elapsedMs, ...(progressTotalMs ? { total: progressTotalMs } : {}), message: progressMessage(update) },
+            })
+            .catch((error: unknown) => context.logger.debug('progress notification failed', error));
+        });
+  const meta = { ...(info ? { client: { name: info.name.slice(0, 200), version: info.version.slice(0, 100) } } : {}), ...(task ? { task: true } : deadline) };
+  const onApprovalAsk = context.canElicit() ? (question: ApprovalAskParams, signal: AbortSignal) => askThroughElicitation(extra, question, signal) : undefined;
+  return context.bridge.request(key, params, { signal: task?.signal ?? extra.signal, meta, ...(onProgress ? { onProgress } : {}), ...(onApprovalAsk ? { onApprovalAsk } : {}) });
+}

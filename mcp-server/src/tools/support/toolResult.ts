@@ -1,0 +1,58 @@
+/**
+ * A tool's CallToolResult: its result as structured content plus a text rendering, or an expected
+ * failure as an isError result that says what to do next; either way with the ledger reminder.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { BridgeErrorCode } from '../../../../common/src/protocol';
+import { BridgeError } from '../../bridge/bridgeClient';
+import { renderReminder, toReminder, type LedgerReminder } from './ledgerReminder';
+import type { ToolContext } from './toolContext';
+
+/** The ledger as it stands, or undefined when the window cannot be asked (never fails a tool). */
+async function currentReminder(context: ToolContext): Promise<LedgerReminder | undefined> {
+  try {
+    return toReminder(await context.bridge.request('ledgerSummary', {}));
+  } catch (error) {
+    context.logger.debug('no ledger summary for this response', error);
+    return undefined;
+  }
+}
+
+function withReminderText(text: string, reminder: LedgerReminder | undefined): string {
+  const rendered = reminder ? renderReminder(reminder) : '';
+  return rendered ? `${text}\n\n${rendered}` : text;
+}
+
+/**
+ * Runs a tool's work: its result as structured content plus text, or its failure as isError;
+ * either way followed by the ledger reminder, so the agent sees what it left running.
+ */
+export async function toolResult<T extends Record<string, unknown>>(
+  context: ToolContext,
+  work: () => Promise<T>,
+  render: (result: T) => string,
+): Promise<CallToolResult> {
+  try {
+    const result = await work();
+    const reminder = await currentReminder(context);
+    return {
+      content: [{ type: 'text', text: withReminderText(render(result), reminder) }],
+      structuredContent: reminder ? { ...result, ledger: reminder } : result,
+    };
+  } catch (error) {
+    const message = failureMessage(error, context);
+    // Without a window there is no ledger to ask.
+    const reachable = !(error instanceof BridgeError && (error.code === BridgeErrorCode.Unreachable || error.code === BridgeErrorCode.ConnectionLost));
+    const reminder = reachable ? await currentReminder(context) : undefined;
+    return { isError: true, content: [{ type: 'text', text: withReminderText(message, reminder) }] };
+  }
+}
+
+/** Expected failures say what happened and what to do; anything else is logged and reported plainly. */
+function failureMessage(error: unknown, context: ToolContext): string {
+  if (error instanceof BridgeError) {
+    return `${error.codeName}: ${error.message}`;
+  }
+  context.logger.error('tool failed unexpectedly', error);
+  return `Internal error in the Terminal Shepherd MCP server: ${error instanceof Error ? error.message : String(error)}`;
+}

@@ -1,0 +1,75 @@
+/** The adapter turns TerminalService events into ledger calls. */
+import assert from 'node:assert/strict';
+import type { KillResult } from '../../../common/src/protocol';
+import { attachToTerminalService, type TerminalEventSink } from '../../../extension/src/core/service/terminalServiceAdapter';
+import type { TerminalSessionEvent, TerminalSessionView } from '../../../extension/src/core/terminals/terminalSession';
+import { collectingLogger } from '../../support/collectingLogger';
+
+interface FakeRun {
+  active: boolean;
+}
+
+function session(name: string, shellPid: number | undefined, currentRun?: FakeRun): TerminalSessionView {
+  return { name, shellPid, currentRun, closed: false } as unknown as TerminalSessionView;
+}
+
+function event(kind: TerminalSessionEvent['kind'], s: TerminalSessionView, run?: FakeRun): TerminalSessionEvent {
+  return { kind, session: s, ...(run ? { run } : {}) } as unknown as TerminalSessionEvent;
+}
+
+describe('attachToTerminalService', () => {
+  function setup(existing: TerminalSessionView[] = [], closeResult: Promise<KillResult> = Promise.resolve({ killed: [], failed: [] })) {
+    const calls: string[] = [];
+    const sink: TerminalEventSink = {
+      terminalOpened: (name, pid) => calls.push(`opened ${name} ${pid}`),
+      runStarted: (name) => calls.push(`runStarted ${name}`),
+      runEnded: (name) => calls.push(`runEnded ${name}`),
+      terminalClosed: (name) => {
+        calls.push(`closed ${name}`);
+        return closeResult;
+      },
+    };
+    let listener: ((e: TerminalSessionEvent) => void) | undefined;
+    const logger = collectingLogger();
+    const attachment = attachToTerminalService(
+      sink,
+      {
+        onDidChange: (l) => {
+          listener = l;
+          return { dispose: () => (listener = undefined) };
+        },
+        sessionViews: () => existing,
+      },
+      logger,
+    );
+    return { calls, logger, attachment, emit: (e: TerminalSessionEvent) => listener?.(e), subscribed: () => listener !== undefined };
+  }
+
+  it('picks up sessions that exist already, with their running command', () => {
+    const { calls } = setup([session('a', 10, { active: true }), session('b', 11, { active: false })]);
+    assert.deepEqual(calls, ['opened a 10', 'runStarted a', 'opened b 11']);
+  });
+
+  it('maps session and run events, ignoring news of a replaced run', () => {
+    const { calls, emit } = setup();
+    const run = { active: true };
+    const s = session('dev', 42, run);
+    emit(event('sessionCreated', session('dev', 42)));
+    emit(event('runStarted', s, run));
+    emit(event('runStateChanged', s, run)); // waiting_for_input: still active
+    run.active = false;
+    emit(event('runStateChanged', s, run));
+    emit(event('runStateChanged', s, { active: false })); // an old run, not the current one
+    emit(event('sessionClosed', s));
+    assert.deepEqual(calls, ['opened dev 42', 'opened dev 42', 'runStarted dev', 'runStarted dev', 'runEnded dev', 'closed dev']);
+  });
+
+  it('logs a failed cleanup instead of throwing, and stops listening when disposed', async () => {
+    const { emit, logger, attachment, subscribed } = setup([], Promise.reject(new Error('no monitor')));
+    emit(event('sessionClosed', session('x', 1)));
+    await new Promise((r) => setImmediate(r));
+    assert.ok(logger.has('warn', /cleaning up after terminal "x" failed.*no monitor/));
+    attachment.dispose();
+    assert.equal(subscribed(), false);
+  });
+});
