@@ -51,6 +51,25 @@ describe('module boundaries', () => {
     );
   });
 
+  it('keeps clients/ (MCP clients\' set-up) over core/, under vscode/ and beside bridge/, free of VS Code also through a bundle', () => {
+    const problems: string[] = floorViolations([
+      { file: 'extension/src/clients/connect.ts', imports: ['extension/src/core/fsUtil.ts', 'extension/src/vscode/settings.ts', 'extension/src/bridge/bridgeServer.ts', 'extension/src/extension.ts'] },
+      { file: 'extension/src/core/service/x.ts', imports: ['extension/src/clients/connect.ts'] },
+      { file: 'extension/src/vscode/connectClient.ts', imports: ['extension/src/clients/connect.ts'] },
+    ]);
+    assert.deepEqual(
+      problems.map((p) => p.split(':')[0]),
+      [
+        'extension/src/clients/connect.ts imports extension/src/vscode/settings.ts',
+        'extension/src/clients/connect.ts imports extension/src/bridge/bridgeServer.ts',
+        'extension/src/clients/connect.ts imports extension/src/extension.ts',
+        'extension/src/core/service/x.ts imports extension/src/clients/connect.ts',
+      ],
+    );
+    const bundled: string[] = boundaryViolations(meta({ 'extension/src/clients/c.ts': ['extension/src/vscode/settings.ts', 'extension/src/core/fsUtil.ts'] }));
+    assert.deepEqual(bundled.map((p) => p.split(':')[0]), ['extension/src/clients/c.ts imports extension/src/vscode/settings.ts']);
+  });
+
   it('the floors hold for the sources', () => {
     const sources = readSources('extension/src');
     assert.ok(sources.length > 100, `read ${sources.length} files`);

@@ -63,7 +63,7 @@ export async function planRun(params: RunParams, call: CallContext): Promise<Run
   // A terminal known to be busy is refused before anyone is asked anything (the one a restart frees excepted).
   const busy = duplicate && !restart ? undefined : session === replaces?.session ? undefined : sessions.busyReason(terminal);
   if (busy !== undefined) throw busyError(terminal, busy);
-  const newTerminal = sessions.planNew();
+  const newTerminal = sessions.planNew(call.settings);
   return {
     kind: 'run',
     command: params.command,

@@ -15,19 +15,19 @@ export interface StartedRun {
   readonly run: CommandRun;
 }
 
-export async function startRun(plan: RunPlan, call: Pick<CallContext, 'sessions' | 'servers' | 'signal'>): Promise<StartedRun> {
-  const { sessions, servers, signal } = call;
+export async function startRun(plan: RunPlan, call: Pick<CallContext, 'sessions' | 'servers' | 'signal' | 'settings'>): Promise<StartedRun> {
+  const { sessions, servers, signal, settings } = call;
   if (plan.replaces && !(await servers.stop(plan.replaces))) {
     throw restartFailedError(plan.replaces.command, plan.replaces.session.name);
   }
-  const reservation = await sessions.reserve(plan.terminal, plan.place, plan.newTerminal);
+  const reservation = await sessions.reserve(plan.terminal, plan.place, plan.newTerminal, settings);
   const { session } = reservation;
   try {
     // A caller that gave up while the terminal was prepared gets nothing typed on its behalf.
     if (signal?.aborted) {
       throw cancelledBeforeStartError();
     }
-    const run = await sessions.startRun(session, plan.command, { cwd: reservation.cwd, waitMode: plan.waitMode });
+    const run = await sessions.startRun(session, plan.command, { cwd: reservation.cwd, waitMode: plan.waitMode }, settings);
     return { session, run };
   } finally {
     reservation.release();

@@ -14,6 +14,7 @@ import { Emitter, type Disposable } from '../events';
 import type { CommandRun } from '../run/commandRun';
 import { describeEnd, exitCodeOf } from '../run/runState';
 import type { CallServers } from '../servers/devServers';
+import type { ShepherdSettings } from '../settings';
 import { shellLabel } from '../terminals/shellKind';
 import type { TerminalSession, TerminalSessionView } from '../terminals/terminalSession';
 import { TerminalSessions, type TerminalSessionsDependencies } from '../terminals/terminalSessions';
@@ -27,6 +28,8 @@ import { startRun, type StartedRun } from './runStart';
 
 export interface TerminalServiceDependencies extends Omit<TerminalSessionsDependencies, 'now'> {
   readonly now?: () => number;
+  /** The settings, read once per call (callContext.ts) and handed to every stage. */
+  readonly settings: () => ShepherdSettings;
   /** Where a new terminal starts when the call gives no cwd; undefined when no folder is open. */
   readonly workspaceFolder: () => string | undefined;
   /** Workspace trust: an untrusted workspace runs nothing (the first check). */

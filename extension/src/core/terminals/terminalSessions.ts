@@ -27,7 +27,6 @@ import type { TerminalSession, TerminalSessionEvent } from './terminalSession';
 
 export interface TerminalSessionsDependencies {
   readonly host: TerminalHost;
-  readonly settings: () => ShepherdSettings;
   /** A run's output pipeline; `stripPromptAndEcho` false where the data has no prompt marks to cut at (the extension-owned terminal). */
   readonly createOutput: (terminalName: string, options?: { readonly stripPromptAndEcho?: boolean }) => RunOutput;
   readonly probeShell: (shellPid: number) => Promise<ShellActivity>;
@@ -111,9 +110,9 @@ export class TerminalSessions implements Disposable {
     return session;
   }
 
-  /** What a terminal opened now would be: its shell and the strategies it would try (no side effect). */
-  planNew(): NewTerminal {
-    return planNewTerminal(this.deps.settings(), this.deps.host, this.platform);
+  /** What a terminal opened now would be under the call's settings: its shell and the strategies it would try (no side effect). */
+  planNew(settings: ShepherdSettings): NewTerminal {
+    return planNewTerminal(settings, this.deps.host, this.platform);
   }
 
   /** Why a call cannot start a run in `name` now, as far as known without the OS; undefined when it may try. */
@@ -130,16 +129,16 @@ export class TerminalSessions implements Disposable {
   /**
    * The named terminal reserved for a new run, in the place's directory: the open one when it is
    * idle (a busy one is refused; one elsewhere is moved there with a `cd` of its own, so the run
-   * reports only its command), else a new one opened there as `newTerminal` says.
+   * reports only its command), else a new one opened there as `newTerminal` says, under the call's settings.
    */
-  async reserve(name: string, place: Place, newTerminal: NewTerminal): Promise<Reservation> {
+  async reserve(name: string, place: Place, newTerminal: NewTerminal, settings: ShepherdSettings): Promise<Reservation> {
     const existing = this.sessions.get(name);
     if (existing) {
       const alive = await this.ensureIdle(existing);
       if (alive && !existing.closed) {
         const reservation = this.reservation(existing, place, false);
         try {
-          if (place.cwd !== undefined && !samePath(existing.terminal.cwd, place.cwd)) await this.changeDirectory(existing, place.cwd);
+          if (place.cwd !== undefined && !samePath(existing.terminal.cwd, place.cwd)) await this.changeDirectory(existing, place.cwd, settings);
         } catch (error) {
           reservation.release();
           throw error;
@@ -152,7 +151,7 @@ export class TerminalSessions implements Disposable {
     if (this.creating.has(name)) {
       throw busyError(name, busyReasons.starting);
     }
-    const pending = this.createSession(name, place.cwd ?? place.workspaceFolder, newTerminal);
+    const pending = this.createSession(name, place.cwd ?? place.workspaceFolder, newTerminal, settings);
     this.creating.set(name, pending);
     try {
       return this.reservation(await pending, place, true);
@@ -166,9 +165,9 @@ export class TerminalSessions implements Disposable {
    * typed, or sourcing a temp file that is removed when the run ends). The run keeps where and how
    * it was launched.
    */
-  async startRun(session: TerminalSession, command: string, launch: RunLaunch): Promise<CommandRun> {
+  async startRun(session: TerminalSession, command: string, launch: RunLaunch, settings: ShepherdSettings): Promise<CommandRun> {
     const prepared = await session.strategy.prepareCommand(command, session.shell.kind, session.runsDir);
-    const run = this.newRun(session, command, launch);
+    const run = this.newRun(session, command, launch, settings);
     const subscriptions = new DisposableStore();
     subscriptions.add(
       run.onDidChangeState((state) => {
@@ -229,8 +228,8 @@ export class TerminalSessions implements Disposable {
   }
 
   /** Changes an open shell's directory with its own execution; a cd that fails or hangs is an error (and interrupted). */
-  private async changeDirectory(session: TerminalSession, cwd: string): Promise<void> {
-    const cd = await this.startRun(session, changeDirectoryCommand(session.shell.kind, cwd), { cwd: session.terminal.cwd, waitMode: 'completion' });
+  private async changeDirectory(session: TerminalSession, cwd: string, settings: ShepherdSettings): Promise<void> {
+    const cd = await this.startRun(session, changeDirectoryCommand(session.shell.kind, cwd), { cwd: session.terminal.cwd, waitMode: 'completion' }, settings);
     const outcome = await cd.wait({ timeoutMs: CD_TIMEOUT_MS, stopAtInput: true });
     if (outcome === 'disposed') {
       throw windowClosingError(session.name, cd.command);
@@ -270,8 +269,8 @@ export class TerminalSessions implements Disposable {
     }
   }
 
-  private async createSession(name: string, startIn: string | undefined, newTerminal: NewTerminal): Promise<TerminalSession> {
-    const session = await openSession(name, newTerminal, startIn, this.deps.settings(), this.strategyContext);
+  private async createSession(name: string, startIn: string | undefined, newTerminal: NewTerminal, settings: ShepherdSettings): Promise<TerminalSession> {
+    const session = await openSession(name, newTerminal, startIn, settings, this.strategyContext);
     this.closedSessions.get(name)?.dispose();
     this.closedSessions.delete(name);
     this.sessions.set(name, session);
@@ -285,9 +284,9 @@ export class TerminalSessions implements Disposable {
     return session.shellPid === undefined ? Promise.resolve(UNKNOWN_ACTIVITY) : this.deps.probeShell(session.shellPid);
   }
 
-  private newRun(session: TerminalSession, command: string, launch: RunLaunch): CommandRun {
+  private newRun(session: TerminalSession, command: string, launch: RunLaunch, settings: ShepherdSettings): CommandRun {
     const config: RunConfig = {
-      completion: { graceMs: this.deps.settings().gracePeriodMs, settleMs: SETTLE_MS, probeIntervalMs: PROBE_INTERVAL_MS },
+      completion: { graceMs: settings.gracePeriodMs, settleMs: SETTLE_MS, probeIntervalMs: PROBE_INTERVAL_MS },
       input: defaultInputPromptConfig,
       drainTimeoutMs: DRAIN_TIMEOUT_MS,
     };
