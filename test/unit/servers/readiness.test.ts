@@ -170,6 +170,18 @@ describe('readiness', () => {
       assert.ok(performance.now() - t0 >= URL_CATCH_UP_MS - 5, 'it gave the output its catch-up time');
     });
 
+    it('a URL printed while the tree is looked at (Django under load: the line lands as the port binds) is the one reported, not http://localhost:PORT/', async () => {
+      const looking = new (class extends ScriptedEnv {
+        override async treePorts(): Promise<number[]> {
+          run.write('Starting development server at http://127.0.0.1:8000/\n');
+          return [8000];
+        }
+      })();
+      looking.answers.set('port 8000', ok('http://localhost:8000/'));
+      const outcome = await waitUntilReady(run, looking, { timeoutMs: 2000 });
+      assert.equal(outcome.kind === 'ready' && outcome.info.urls.join(), 'http://127.0.0.1:8000/');
+    });
+
     it("Vite reading the terminal for its shortcuts is not a question: it keeps waiting and gets ready", async () => {
       run.write('  ➜  Local:   http://localhost:5173/\n  ➜  press h + enter to show help\n');
       run.set({ kind: 'waiting_for_input', prompt: '➜  press h + enter to show help' });

@@ -190,7 +190,7 @@ export async function waitUntilReady(run: ReadyRun, env: ReadyEnvironment, optio
     if (looked.some((r) => r.kind === 'http' && !r.accepted)) weakSinceMs ??= now;
     const verdict = judge({ elapsedMs: now, ports, urls, line, results: looked, weakSinceMs });
     if (verdict) {
-      const printed = verdict.via === 'http' || verdict.via === 'tcp' ? await printedUrls(run, ports, urls, options.signal) : undefined;
+      const printed = verdict.via === 'http' || verdict.via === 'tcp' ? await printedUrls(run, ports, { urls, outputChars }, options.signal) : undefined;
       return { kind: 'ready', info: { ...verdict, ...(printed && printed.length > 0 ? { urls: printed } : {}), waitedMs: Math.round(now) } };
     }
 
@@ -199,15 +199,21 @@ export async function waitUntilReady(run: ReadyRun, env: ReadyEnvironment, optio
   }
 }
 
-/** The printed URLs of held ports, given the output up to URL_CATCH_UP_MS to deliver them. */
-async function printedUrls(run: ReadyRun, ports: readonly number[], known: readonly LocalUrl[], signal: AbortSignal | undefined): Promise<string[]> {
+/**
+ * The printed URLs of held ports, given the output up to URL_CATCH_UP_MS to deliver them. `known`
+ * is what the output said when it held `outputChars` characters: output that came since (while
+ * the tree was looked at and probed) is read at once, not only output still to come.
+ */
+async function printedUrls(run: ReadyRun, ports: readonly number[], known: { readonly urls: readonly LocalUrl[]; readonly outputChars: number }, signal: AbortSignal | undefined): Promise<string[]> {
   const held = (urls: readonly LocalUrl[]): string[] => urls.filter((u) => ports.includes(u.port)).map((u) => u.url);
-  let found = held(known);
+  let found = held(known.urls);
   const deadline = performance.now() + URL_CATCH_UP_MS;
-  let chars = run.progress().outputChars;
+  let chars = known.outputChars;
   while (found.length === 0 && performance.now() < deadline && !signal?.aborted && run.active && !run.disposed) {
-    await run.wait({ timeoutMs: 10, stopAtInput: false, ...(signal ? { signal } : {}) });
-    if (run.progress().outputChars === chars) continue;
+    if (run.progress().outputChars === chars) {
+      await run.wait({ timeoutMs: 10, stopAtInput: false, ...(signal ? { signal } : {}) });
+      continue;
+    }
     chars = run.progress().outputChars;
     found = held(findLocalUrls((await run.outputSnapshot()).output));
   }
