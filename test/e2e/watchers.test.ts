@@ -18,6 +18,16 @@ describe('test runners in watch mode in a real VS Code: watching, the next cycle
   this.timeout(240_000);
   const win = suiteWindow(openProject);
 
+  /**
+   * `q` to a watcher, until it has quit: one edit can start a second re-run (the write may reach
+   * the watcher as two changes), and a cycle that ends after the key is reported as `watching`
+   * before the runner reads the `q`.
+   */
+  async function quit(name: string): Promise<TerminalRunResult> {
+    const stopped = await win.run('terminal_input', { name, text: 'q', enter: false });
+    return stopped.status === 'watching' ? win.run('terminal_state', { name, wait: true, timeout: 30_000 }) : stopped;
+  }
+
   async function openProject(): Promise<ShepherdWindow> {
     const fixture = await npmFixture('watch-project');
     const workspace = makeWorkspace();
@@ -70,8 +80,7 @@ describe('test runners in watch mode in a real VS Code: watching, the next cycle
     assert.equal(next.status, 'watching', JSON.stringify(next));
     assert.equal(next.watch?.cycle, 2);
     assert.deepEqual(counts(next), [2, undefined], 'vitest re-runs the edited file only: 2 passed');
-    const stopped = await win.run('terminal_input', { name: 'vitest', text: 'q', enter: false });
-    assert.equal(stopped.status, 'completed');
+    assert.equal((await quit('vitest')).status, 'completed');
   });
 
   it('npx jest --watch returns watching with 3 passed and 1 failed; the next cycle after an edit; q quits', async () => {
@@ -86,8 +95,7 @@ describe('test runners in watch mode in a real VS Code: watching, the next cycle
     assert.equal(next.watch?.cycle, 2);
     assert.deepEqual(counts(next), [4, undefined], 'jest re-runs the files git calls changed: all of them, none committed');
     assert.ok(alive(pid), 'the same jest goes on watching');
-    const stopped = await win.run('terminal_input', { name: 'jest', text: 'q', enter: false });
-    assert.equal(stopped.status, 'completed');
+    assert.equal((await quit('jest')).status, 'completed');
   });
 
   it('with CI set jest --watch prints no usage block and still returns watching; q quits it', async () => {
