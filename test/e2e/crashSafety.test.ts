@@ -37,6 +37,8 @@ describe('crash at any instant: the extension host SIGKILLed at random points du
   }
 
   it('every process whose start reached the log is an orphan after the restart', async () => {
+    // Said first, so a run that fails in any way (a call that times out too) can be replayed.
+    console.log(`      seed ${seed} (TS_CRASH_SEED replays it)`);
     const bridgeFile = path.join(win.workspace, '.devtools', 'bridge.json');
     const rows: string[] = [];
     let starts = 0;
