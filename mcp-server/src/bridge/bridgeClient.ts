@@ -222,12 +222,18 @@ export class BridgeClient {
     rpc.listen();
     // A socket that accepts but never answers (a hung window) must not hold every call forever.
     const silent = setTimeout(() => socket.destroy(), timeoutMs);
+    // A window that dies during the hello (or the silence above) closes the socket, and the pending
+    // request would never settle: every later call would wait on this connection forever.
+    const closed = new Promise<never>((_, reject) => socket.once('close', () => reject(new BridgeError(BridgeErrorCode.ConnectionLost, CONNECTION_LOST))));
     try {
-      const raw = await rpc.sendRequest(methods.hello.name, {
-        token: target.token,
-        protocolVersion: PROTOCOL_VERSION,
-        client: this.options.clientInfo,
-      });
+      const raw = await Promise.race([
+        rpc.sendRequest(methods.hello.name, {
+          token: target.token,
+          protocolVersion: PROTOCOL_VERSION,
+          client: this.options.clientInfo,
+        }),
+        closed,
+      ]);
       const hello = methods.hello.result.parse(raw);
       this.options.logger.info(`connected to the VS Code window (extension host pid ${hello.windowPid}, extension ${hello.extensionVersion})`);
       return { rpc, socket };
