@@ -7,6 +7,13 @@ if set -q __tshep_loaded
 end
 set -g __tshep_loaded 1
 
+# Agent commands stay out of the user's history, as VS Code's chat.tools.terminal.preventShellHistory
+# asks (the variable its own scripts read): private mode keeps every command of this shell out.
+if test "$VSCODE_PREVENT_SHELL_HISTORY" = 1
+    set -g fish_private_mode 1
+    set -e VSCODE_PREVENT_SHELL_HISTORY
+end
+
 # $argv escaped for an OSC 633 value: \ as \\, ; and control characters as \xHH (lines joined
 # with \x0a: fish's command substitution splits on newlines).
 function __tshep_esc

@@ -33,6 +33,7 @@ function global:__TshepExitStatus {
 function global:__TshepBefore {
 	$global:__TshepSavedExit = $global:LASTEXITCODE
 	$global:LASTEXITCODE = $null
+	$global:__TshepFileOk = $null
 	$global:__TshepRan = $true
 }
 
@@ -48,10 +49,38 @@ function global:__TshepAfter {
 	return $status
 }
 
+# Typed after a command file that reports its own code (VS Code's integration): `exit 3` in the
+# file ends it before its report, but not the typed line, so the report comes from here, with $?
+# and LASTEXITCODE as the exit left them. A file that reported already (the ladder ran) is left
+# alone; a terminating error stops the line, and VS Code's end (D;1) stands.
+function global:__TshepAfterFile {
+	param($Ok, $Native)
+	if (-not $global:__TshepRan) { return }
+	$status = __TshepAfter -Ok $Ok -Native $Native
+	Write-Host -NoNewline (__TshepExitProperties $status)
+}
+
 # An OSC 633 sequence (VS Code's shell integration); [char] is a core type, allowed everywhere.
 function global:__TshepOsc {
 	param($Body)
 	return "$([char]27)]633;$Body$([char]7)"
+}
+
+# Where the command's output starts on the screen (the cursor, 0-based from the window's top-left)
+# and the screen's size, as a property the run reads before any output: ConPTY paints a blank line
+# as a jump to an absolute row, so the run replays the output from the same place on a screen of
+# the same size. Windows knows all four from the console; elsewhere .NET asks the terminal for the
+# cursor (CSI 6n), as PSReadLine does on every key. Nothing where the host has no console.
+function global:__TshepScreen {
+	try {
+		$ui = $Host.UI.RawUI
+		$cursor = $ui.CursorPosition
+		$window = $ui.WindowPosition
+		$size = $ui.WindowSize
+		return __TshepOsc "P;TshepScreen=$($cursor.Y - $window.Y),$($cursor.X - $window.X),$($size.Width),$($size.Height)"
+	} catch {
+		return ''
+	}
 }
 
 # The exit code and its source as properties the run reads from the output (before D, so that

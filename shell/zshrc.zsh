@@ -8,6 +8,12 @@ if [[ -r "$ZDOTDIR/.zshrc" ]]; then . "$ZDOTDIR/.zshrc"; fi
 __tshep_user_zdotdir=$ZDOTDIR
 # A login shell still reads .zlogin: ours, which hands ZDOTDIR back to the user.
 if [[ -o login ]]; then ZDOTDIR=$__tshep_zdotdir; fi
+# Agent commands (typed with a leading space) stay out of the user's history, as VS Code's
+# chat.tools.terminal.preventShellHistory asks (the variable its own scripts read).
+if [[ "${VSCODE_PREVENT_SHELL_HISTORY-}" == 1 ]]; then
+	setopt HIST_IGNORE_SPACE
+	unset VSCODE_PREVENT_SHELL_HISTORY
+fi
 
 # The end-of-line mark (an inverse %) would show in the output of a command that ends without a
 # newline.

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: installs npm dependencies when needed, then runs in order, stopping at the first
-// failure: build, typecheck, lint, unit tests, integration tests, real-VS-Code e2e tests (code-server;
-// installs it on first use, about 2 minutes), desktop VS Code test (skipped where none exists).
+// failure: build, typecheck, lint, PowerShell 7 (a dotnet tool, when dotnet is there), unit tests,
+// integration tests, real-VS-Code e2e tests (code-server; installs it on first use, about 2
+// minutes), desktop VS Code test (skipped where none exists).
 // A run that changed a tracked file fails, naming it.
 //
 //   npm test                          everything
@@ -133,6 +134,12 @@ if (!noBuild && (runAll || wants('integration') || wants('e2e') || wants('deskto
 }
 if (runAll) await step('typecheck (tsc -p .)', () => run(node, [bin('typescript', 'bin/tsc'), '-p', '.']));
 if (runAll) await step('lint (eslint)', () => run(node, [bin('eslint', 'bin/eslint.js'), '.']));
+// PowerShell 7 (a dotnet tool in .vscode-test/pwsh): the unit tests run the Windows monitor's
+// PowerShell session on it, the e2e shell matrix its terminals. Without dotnet it says so and the
+// pwsh tests skip loudly (.ci/run sets TS_REQUIRE_PWSH=1: there it fails instead).
+if (wants('unit') || wants('e2e')) {
+  await step('PowerShell 7 install (dotnet tool)', () => run(node, ['--import', 'tsx', '.devtools/scripts/pwshInstall.ts'], { stdio: ['ignore', 'ignore', 'inherit'] }));
+}
 if (wants('unit')) await step('unit tests', () => mocha('unit'));
 if (wants('integration')) await step('integration tests', () => mocha('integration'));
 if (wants('e2e') && process.platform !== 'linux') {

@@ -31,7 +31,12 @@ export interface BooleanSetting extends BaseSetting {
   readonly type: 'boolean';
   readonly default: boolean;
 }
-export type SettingSpec = NumberSetting | StringSetting | EnumSetting | BooleanSetting;
+export interface StringListSetting extends BaseSetting {
+  readonly type: 'array';
+  readonly items: { readonly type: 'string' };
+  readonly default: readonly string[];
+}
+export type SettingSpec = NumberSetting | StringSetting | EnumSetting | BooleanSetting | StringListSetting;
 
 /**
  * How a terminal runs commands, chosen per terminal (first that works, in this order):
@@ -155,6 +160,21 @@ export const settingsTable = {
     scope: 'window',
     markdownDescription:
       'Check every command `terminal_run` types (and every line `terminal_input` ends at a shell prompt) the way VS Code\'s own terminal tool does, with the rules of `#chat.tools.terminal.autoApprove#`: a command they do not approve is asked about first. Off runs every command unasked except the few that always ask (recursive deletion of `/`, `~` or the workspace, `mkfs`, a download piped into a shell, a fork bomb, ...).',
+  },
+  'secrets.redact': {
+    type: 'boolean',
+    default: true,
+    scope: 'window',
+    markdownDescription:
+      'Replace secrets by a `‹redacted: …›` marker naming their kind before anything leaves the terminal for the model or the disk: results, the log files under `.devtools/logs`, the process log and the Terminal Shepherd log. Found: well-known token formats (GitHub, OpenAI, Anthropic, AWS, GitLab, Slack, npm, Stripe, Google, JWTs, private keys, bearer credentials, URL passwords), the values of secret-named environment variables (`*_TOKEN`, `*_SECRET`, `*_KEY`, `*PASSWORD`, ...) and of secret-named assignments (`API_KEY=…` in `printenv` or `cat .env`). Results say how many (`redacted`). The terminal you see is never changed. See docs/secrets.md.',
+  },
+  'secrets.redactPatterns': {
+    type: 'array',
+    items: { type: 'string' },
+    default: [],
+    scope: 'window',
+    markdownDescription:
+      'More secrets to redact: JavaScript regular expressions (for example `ACME-[0-9]{8}`); each match becomes `‹redacted: custom pattern›`. A pattern that does not compile is skipped and named in the Terminal Shepherd log.',
   },
   'log.level': {
     type: 'string',

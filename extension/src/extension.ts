@@ -18,6 +18,8 @@ import { DataDirAlarm, describeDataDirFailure } from './core/dataDirAlarm';
 import { setListenerErrorHandler } from './core/events';
 import { createProcessLedger, defaultLedgerSettings } from './core/ledger';
 import { createRunOutputFactory } from './core/output/runOutputFactory';
+import { redactingLogger } from './core/secrets/redactingLogger';
+import { redactorFor } from './core/secrets/redaction';
 import { createProcessMonitor } from './core/processes';
 import { DevServers } from './core/servers/devServers';
 import { WorkspaceStacks } from './core/stacks/workspaceStacks';
@@ -30,12 +32,13 @@ import { connectInProcess, OVERRIDE_ENV } from '../../mcp-server/src/inProcess';
 import { registerConnectClient } from './vscode/connectClient';
 import { registerRunCommand } from './vscode/runCommand';
 import { modalApprover } from './vscode/commandApproval';
+import { offerAgentHostSetup } from './vscode/agentHostFirstRun';
 import { offerCopilotSetup } from './vscode/copilotFirstRun';
 import { createLogChannel } from './vscode/logChannel';
-import { registerMcpServerProvider } from './vscode/mcpServerProvider';
+import { ownMcpClientName, registerMcpServerProvider } from './vscode/mcpServerProvider';
 import { readLogLevel, readSettings } from './vscode/settings';
 import { watchStacks, workspaceFolderPaths } from './vscode/stackWatcher';
-import { keepAutoApproveRules, readSafetySettings } from './vscode/terminalRules';
+import { keepAutoApproveRules, localUserSettingsFile, readSafetySettings } from './vscode/terminalRules';
 import { VsCodeTerminalHost } from './vscode/terminalHost';
 import { announceOrphans, registerProcessUi } from './vscode/ui';
 import { RUN_COMMAND_CLIENT } from './vscode/ui/ids';
@@ -48,7 +51,9 @@ let shutdown: (() => Promise<void>) | undefined;
 export async function activate(context: ExtensionContext): Promise<void> {
   const channel = createLogChannel();
   context.subscriptions.push(channel);
-  const log = filterLogger(channel, readLogLevel);
+  // Secrets never reach the log (nor, below, the run logs and the process log): see docs/secrets.md.
+  const redactor = () => redactorFor(readSettings());
+  const log = redactingLogger(filterLogger(channel, readLogLevel), redactor);
   context.subscriptions.push(setListenerErrorHandler((error, where) => log.error(`${where} failed`, error)));
   const version = String((context.extension.packageJSON as { version?: string }).version ?? '0.0.0');
   const workspaceFolder = firstWorkspaceFolder();
@@ -66,6 +71,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
     settings: () => ({ ...defaultLedgerSettings, pollIntervalMs: readSettings().pollIntervalMs }),
     logger: log,
     onWriteFailure: (file, error) => dataDirAlarm.report('ledger', file, error),
+    redact: () => (text) => redactor().redact(text).text,
   });
   const servers = new DevServers({ ledger, monitor, logger: log });
   const stacks = new WorkspaceStacks({ roots: workspaceFolderPaths, logger: log });
@@ -86,6 +92,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
       limitChars: () => readSettings().outputLimitChars,
       logger: log,
       onLogFileFailure: (file, error) => dataDirAlarm.report('outputLog', file, error),
+      redactor,
     }),
     probeShell: (pid) => monitor.probeShell(pid),
     descendants: (pid) => monitor.descendants(pid),
@@ -94,7 +101,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
     logger: log,
     isTrusted: isWorkspaceTrusted,
     servers,
-    checks: [commandSafetyCheck({ grammars, settings: readSafetySettings, sessions: safetySessions, keepRules: keepAutoApproveRules, home: os.homedir(), logger: log })],
+    checks: [commandSafetyCheck({ grammars, settings: () => readSafetySettings(localUserSettingsFile(context.globalStorageUri.fsPath)), sessions: safetySessions, keepRules: keepAutoApproveRules, home: os.homedir(), logger: log })],
     approver: modalApprover(),
     audit: ({ command, safety, ...where }) => ledger.recordDecision({ ...where, cmd: command, ...safety }),
   });
@@ -115,7 +122,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
   let userHome: ReturnType<typeof publishToUserHome> | undefined;
   try {
     bridge = await startBridgeServer({
-      handlers: createBridgeHandlers({ terminals, ledger, servers, stacks }),
+      handlers: createBridgeHandlers({ terminals, ledger, servers, stacks, ownClientName: ownMcpClientName() }),
       hello: () => ({
         extensionVersion: version,
         windowPid: process.pid,
@@ -161,6 +168,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
       }),
     );
     void offerCopilotSetup({ globalState: context.globalState, logger: ui.logger, extensionId: context.extension.id });
+    void offerAgentHostSetup({ globalState: context.globalState, logger: ui.logger, version, workspaceFolder, globalStorage: context.globalStorageUri.fsPath });
   } catch (error) {
     log.error('could not start the bridge; the MCP tools will not reach this window', error);
     void showFailure(ui, 'Terminal Shepherd could not start its bridge, so Copilot and other MCP clients cannot use its tools in this window. Reload the window to try again.');

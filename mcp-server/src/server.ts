@@ -6,6 +6,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Logger } from '../../common/src/logger';
 import { BridgeClient, type BridgeClientOptions, type BridgeTarget } from './bridge/bridgeClient';
 import { knownDeadline } from './bridge/clientDeadlines';
+import { sessionFromEnvironment } from './tools/support/agentSession';
 import { RunTaskStore } from './tools/support/runTaskStore';
 import type { ToolRegistration } from './tools/support/toolContext';
 import { registerKillOrphans } from './tools/killOrphans';
@@ -35,7 +36,7 @@ export interface ServerOptions {
   readonly logger: Logger;
   readonly target?: BridgeTarget;
   readonly workspaceFolder?: string;
-  /** Where client deadlines are read from (MCP_TOOL_TIMEOUT, ...); default process.env. */
+  /** Where client deadlines (MCP_TOOL_TIMEOUT, ...) and the client's session id are read from; default process.env. */
   readonly env?: NodeJS.ProcessEnv;
   /** How the window is found besides (see bridge/windowDiscovery.ts). */
   readonly discovery?: Pick<BridgeClientOptions, 'searchParents' | 'shepherdRoot' | 'ancestors'>;
@@ -66,10 +67,12 @@ export function createServer(options: ServerOptions): { server: McpServer; dispo
     ...options.discovery,
   });
   const env = options.env ?? process.env;
+  // The client that started this server set it for the server's whole life.
+  const session = sessionFromEnvironment(env);
   const client = () => {
     const info = server.server.getClientVersion();
     const deadline = knownDeadline(info, env);
-    return { ...(info ? { info: { name: info.name, version: info.version } } : {}), ...(deadline ? { deadline } : {}) };
+    return { ...(info ? { info: { name: info.name, version: info.version } } : {}), ...(deadline ? { deadline } : {}), ...(session ? { session } : {}) };
   };
   const canElicit = (): boolean => server.server.getClientCapabilities()?.elicitation !== undefined;
   const context = { bridge, logger: options.logger, canElicit, client, tasks };

@@ -4,13 +4,15 @@
  *
  *   npx tsx test/bench/outputBench.ts [--compare]   (NODE_OPTIONS=--expose-gc for exact heap figures)
  *
- * --compare also runs the emulator alone (fast path off) and other renderer slice sizes.
+ * --compare also runs the emulator alone (fast path off), other renderer slice sizes, and a
+ * command rendered on a real screen's size from its last row (as ConPTY output is).
  * Wall-clock figures on a shared machine are noisy; CPU time is reported too.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { OutputCapture } from '../../extension/src/core/output/outputCapture';
+import { Redactor } from '../../extension/src/core/secrets/redaction';
 import { random } from '../unit/output/helpers';
 
 export interface OutputBenchOptions {
@@ -22,6 +24,10 @@ export interface OutputBenchOptions {
   readonly sliceChars?: number;
   /** Plain-line fast path (default on); off measures xterm.js alone doing all the rendering. */
   readonly fastPath?: boolean;
+  /** Render on a screen of this size from its last row, where the command started (default: none). */
+  readonly screen?: { readonly cols: number; readonly rows: number };
+  /** Take secrets out of the log file as the extension does (default off). */
+  readonly redact?: boolean;
 }
 
 export interface OutputBenchResult {
@@ -103,7 +109,10 @@ export async function runOutputBench(options: OutputBenchOptions = {}): Promise<
       logFilePath: () => path.join(dir, 'bench.log'),
       ...(options.sliceChars !== undefined ? { sliceChars: options.sliceChars } : {}),
       ...(options.fastPath !== undefined ? { fastPath: options.fastPath } : {}),
+      ...(options.screen ? { ...options.screen, origin: { row: options.screen.rows - 1, col: 0 } } : {}),
+      ...(options.redact ? { redactor: new Redactor({ env: process.env }) } : {}),
     });
+    if (options.screen) capture.write('\x1b]633;C\x07');
     for (const block of data) {
       for (let i = 0; i < block.length; i += chunkChars) {
         const chunk = block.slice(i, i + chunkChars);
@@ -138,6 +147,20 @@ export async function runOutputBench(options: OutputBenchOptions = {}): Promise<
   }
 }
 
+/**
+ * Redaction alone over the same output as text (what a result and the log file carry): MB per
+ * CPU second, with the environment's secret-named variables matched too.
+ */
+export function runRedactionBench(megabytes = 20): { readonly mbPerCpuSec: number; readonly found: number } {
+  const text = typicalOutput(megabytes).join('');
+  const redactor = new Redactor({ env: process.env });
+  const cpuStart = process.cpuUsage();
+  let found = 0;
+  for (let i = 0; i < text.length; i += 65_536) found += redactor.redact(text.slice(i, i + 65_536)).count;
+  const cpu = process.cpuUsage(cpuStart);
+  return { mbPerCpuSec: round(text.length / 1_000_000 / ((cpu.user + cpu.system) / 1e6)), found };
+}
+
 function round(n: number): number {
   return Math.round(n * 10) / 10;
 }
@@ -149,10 +172,17 @@ async function main(): Promise<void> {
       `heap +${result.heapGrowthMb} MB, RSS +${result.rssGrowthMb} MB ` +
       `(${result.totalLines.toLocaleString('en-US')} lines, ${result.totalChars.toLocaleString('en-US')} chars rendered)`,
   );
+  const redaction = runRedactionBench();
+  const redacting = await runOutputBench({ redact: true });
+  console.log(
+    `  redaction alone: ${redaction.mbPerCpuSec} MB/s CPU (${round(100 * (result.mbPerCpuSec / redaction.mbPerCpuSec))}% of the pipeline's time per MB; ${redaction.found} found); ` +
+      `pipeline with redaction: ${redacting.mbPerSec} MB/s wall, ${redacting.mbPerCpuSec} MB/s CPU`,
+  );
   if (process.argv.includes('--compare')) {
     const line = (label: string, r: OutputBenchResult): void =>
       console.log(`  ${label.padEnd(28)} ${String(r.mbPerSec).padStart(6)} MB/s wall, ${String(r.mbPerCpuSec).padStart(6)} MB/s CPU, heap +${r.heapGrowthMb} MB`);
     line('emulator only (no fast path)', await runOutputBench({ fastPath: false }));
+    line('120x30 screen, from its last row', await runOutputBench({ screen: { cols: 120, rows: 30 } }));
     for (const sliceChars of [4096, 16384, 65536, 262144]) {
       line(`slice ${sliceChars}`, await runOutputBench({ sliceChars }));
       line(`slice ${sliceChars}, emulator only`, await runOutputBench({ sliceChars, fastPath: false }));

@@ -11,7 +11,7 @@ import { runLedgerBench } from './ledgerBench';
 import { runLongWorkBench } from './longWorkBench';
 import { runOutputBench } from './outputBench';
 import { runProcessBench } from './processBench';
-import { AGENT_SESSION, runSafetyChatBench, runSafetyLocalBench, type QuestionCount } from './safetyBench';
+import { AGENT_SESSION, runSafetyChatBench, runSafetyLocalBench, runSafetyStallBench, type QuestionCount } from './safetyBench';
 import { runStrategyBench } from './strategyBench';
 import { ms, type Stats } from './stats';
 
@@ -150,6 +150,10 @@ async function main(): Promise<void> {
     line('grammars loaded again (bash, PowerShell; runtime up)', dist(s.reload));
     line('decision per line, grammars loaded (goal p50 <= 2 ms)', dist(s.decision));
     line('decision per line over 1,000 characters', dist(s.decisionLong));
+    line('slowest warm decision', `${ms(s.worst.ms)} (${s.worst.line})`);
+    const stall = await runSafetyStallBench();
+    line(`longest event-loop stall, first ${stall.decisions} decisions of a fresh process (Node ${stall.node}, the extension host's)`, `${ms(stall.longestStallMs)} (idle, no decision: ${ms(stall.idleStallMs)}; loading: ${ms(stall.loadStallMs)})`);
+    line('  those decisions', `${dist(stall.decision)}; slowest ${ms(stall.worst.ms)} (${stall.worst.line}); most CPU in one ${ms(stall.cpuMaxMs)}`);
     console.log();
   }
 

@@ -1,14 +1,17 @@
 /**
  * The per-command safety check: what a decision costs once the grammars are loaded (every line of
- * the unit corpus, in process, VS Code's default rules), what loading the grammars costs, and the
+ * the unit and hardening corpora, in process, VS Code's default rules) and its slowest line, the
+ * longest event-loop stall over a fresh process's first 200 decisions on the extension host's
+ * Node (safetyStall.ts), what loading the grammars costs, and the
  * questions a scripted 20-command agent session costs through terminal_run next to VS Code's own
  * run_in_terminal, both under VS Code's default rules in the same window, through VS Code's chat
  * (the scripted model of test/support/scriptedChat): every confirmation VS Code shows and every
  * question of ours is answered and counted.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
+import { ensureVsCode, vsCodeInstallPaths } from '../../.devtools/scripts/vscodeInstall';
 import { buildRules, EMPTY_RULES } from '../../extension/src/core/checks/commandSafety/autoApproveRules';
 import { decideLine } from '../../extension/src/core/checks/commandSafety/decide';
 import { ShellGrammars } from '../../extension/src/core/checks/commandSafety/shellGrammars';
@@ -18,6 +21,7 @@ import { E2E_SETTINGS, makeWorkspace } from '../support/shepherdE2e';
 import { TempDirs } from '../support/tempDirs';
 import { launchVsCode, type VsCode } from '../support/vscodeHarness';
 import { PACKAGE_GRAMMARS } from '../support/packageGrammars';
+import { HARDENING_CORPUS } from '../fixtures/safety/hardeningCorpus';
 import { CORPUS } from '../unit/checks/commandSafety/corpus';
 import { HOME, defaultSafetySettings } from '../unit/checks/commandSafety/fixtures';
 import { summarize, type Stats } from './stats';
@@ -28,6 +32,35 @@ export interface SafetyLocalResult {
   readonly decisionLong: Stats;
   readonly firstLoadMs: number;
   readonly reload: Stats;
+  /** The slowest warm decision and its line. */
+  readonly worst: { readonly ms: number; readonly line: string };
+}
+
+export interface SafetyStallResult {
+  /** The Node that ran it (the extension host's: code-server's Node 24). */
+  readonly node: string;
+  readonly decisions: number;
+  /** The longest the event loop waited over the first decisions of a fresh process (pathological lines first). */
+  readonly longestStallMs: number;
+  /** The same heartbeat for a second with no decision: the machine's own share of the stall. */
+  readonly idleStallMs: number;
+  /** The longest loading the grammars (and warming them up) held the loop. */
+  readonly loadStallMs: number;
+  /** The most CPU time one decision took (the process's, so preemption by other processes is not in it). */
+  readonly cpuMaxMs: number;
+  readonly decision: Stats;
+  readonly worst: { readonly ms: number; readonly line: string };
+}
+
+/** The first 200 decisions of a fresh process on the extension host's Node (safetyStall.ts); figures only. */
+export async function runSafetyStallBench(): Promise<SafetyStallResult> {
+  const { nodeBin } = vsCodeInstallPaths(repoRoot);
+  const node = existsSync(nodeBin) ? nodeBin : process.execPath;
+  const output = await new Promise<string>((resolve, reject) => {
+    execFile(node, ['--import', 'tsx', path.join(repoRoot, 'test', 'bench', 'safetyStall.ts')], { cwd: repoRoot, timeout: 300_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
+  });
+  const parsed = JSON.parse(output) as Omit<SafetyStallResult, 'decision'> & { times: number[] };
+  return { ...parsed, decision: summarize(parsed.times) };
 }
 
 export async function runSafetyLocalBench(rounds = 20): Promise<SafetyLocalResult> {
@@ -45,15 +78,19 @@ export async function runSafetyLocalBench(rounds = 20): Promise<SafetyLocalResul
     const long = CORPUS.filter((e) => e.line.length > 1000);
     const times: number[] = [];
     const longTimes: number[] = [];
+    let worst = { ms: 0, line: '' };
+    const all = [...lines, ...long, ...HARDENING_CORPUS];
     for (let round = 0; round < rounds + 2; round++) {
-      for (const entry of [...lines, ...long]) {
+      for (const entry of all) {
         const t0 = performance.now();
         await decideLine({ line: entry.line.replaceAll('/ws', workspace), powershell: entry.shell === 'pwsh', cwd: workspace }, context);
         const ms = performance.now() - t0;
-        if (round >= 2) (entry.line.length > 1000 ? longTimes : times).push(ms); // two warm-up rounds (JIT)
+        if (round < 2) continue; // two warm-up rounds (JIT)
+        (entry.line.length > 1000 ? longTimes : times).push(ms);
+        if (ms > worst.ms) worst = { ms, line: entry.line.length > 60 ? `${entry.line.slice(0, 57)}... (${entry.line.length.toLocaleString('en-US')} chars)` : entry.line };
       }
     }
-    return { lines: lines.length + long.length, decision: summarize(times), decisionLong: summarize(longTimes), firstLoadMs: first.loadMs, reload: summarize(reloads) };
+    return { lines: all.length, decision: summarize(times), decisionLong: summarize(longTimes), firstLoadMs: first.loadMs, reload: summarize(reloads), worst };
   } finally {
     dirs.cleanup();
   }

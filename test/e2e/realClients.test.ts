@@ -18,7 +18,7 @@ import { readLauncherTarget } from '../../extension/src/clients/launcher';
 import { launcherPath, windowRecordPath } from '../../common/src/shepherdHome';
 import { vsCodeInstallPaths } from '../../.devtools/scripts/vscodeInstall';
 import { repoRoot, serverScript, toolText } from '../support/mcpClient';
-import { ClientHome, ensureRealClients, type RealClient, type RealClientName } from '../support/realClients';
+import { ClientHome, ensureRealClients, readForwarded, type RealClient, type RealClientName } from '../support/realClients';
 import { startScriptedModel, type ToolExchange } from '../support/scriptedModel';
 import { openShepherdWindow, suiteWindow } from '../support/shepherdE2e';
 import { SHEPHERD_TOOLS } from '../support/vscodeMcp';
@@ -27,7 +27,7 @@ import { runAnsweringDialogs } from '../support/windowCommands';
 const RECORDS = path.join(repoRoot, 'test-results', 'real-clients');
 
 /** Another server and settings already in each client's file: the command must keep them. */
-const EXISTING: Record<RealClientName, { file: string; text: string }> = {
+const EXISTING: Record<Exclude<RealClientName, 'copilot'>, { file: string; text: string }> = {
   claude: { file: '.claude.json', text: JSON.stringify({ numStartups: 3, mcpServers: { other: { type: 'stdio', command: 'other-mcp', args: ['--x'], env: {} } } }, null, 2) },
   codex: { file: '.codex/config.toml', text: '# my Codex settings\nmodel_reasoning_effort = "high"\n\n[mcp_servers.other]\ncommand = "other-mcp"\nargs = ["--x"]\n' },
   // A person who signs in to Gemini CLI with an API key (the agent turn needs it: no browser sign-in here).
@@ -48,23 +48,6 @@ function procChain(pid: number): { comm: string; ancestors: string[] } {
     current = parent;
   }
   return { comm: read(pid, 'comm').trim(), ancestors };
-}
-
-/** What a client forwarded of a terminal_run result: the structured content's JSON (maybe after a preamble of its own), or the text content. */
-function readForwarded(sent: string): { form: string; status?: string; exitCode?: number; output?: string; pid: number } {
-  // Gemini CLI wraps what a tool returned in tags that mark it as not to be obeyed.
-  const wrapped = /^<untrusted_context>\n?([\s\S]*?)\n?<\/untrusted_context>$/.exec(sent.trim());
-  const text = wrapped ? wrapped[1]! : sent;
-  const form = (kind: string): string => (wrapped ? `${kind} in <untrusted_context>` : kind);
-  const json = /\{[\s\S]*\}$/.exec(text.trim());
-  if (json) {
-    const r = JSON.parse(json[0]) as { status: string; exitCode: number; output: string; pid: number };
-    return { form: form('structured'), status: r.status, exitCode: r.exitCode, output: r.output, pid: r.pid };
-  }
-  // completed · exit code 7 · 147 ms · terminal "x" (shell pid 1, strategy vscode) ... --- output --- ...
-  const head = /^(\w+) · exit code (\d+) · .*shell pid (\d+)/.exec(text);
-  const output = text.split('\n--- output ---\n')[1];
-  return { form: form('text'), status: head?.[1], exitCode: head ? Number(head[2]) : undefined, output, pid: Number(head?.[3]) };
 }
 
 describe('real MCP clients (Claude Code, Codex, Gemini CLI, opencode from the npm registry) with a real VS Code window', function () {

@@ -22,7 +22,7 @@ import path from 'node:path';
 import { cleanNpmEnv, findRepoRoot, npmCliScript, readMarker, resetFolder, run, withLock, writeMarker } from '../../.devtools/scripts/installSteps';
 import type { ScriptedModel } from './scriptedModel';
 
-export type RealClientName = 'claude' | 'codex' | 'gemini' | 'opencode';
+export type RealClientName = 'claude' | 'codex' | 'gemini' | 'opencode' | 'copilot';
 
 /** Pinned: bump deliberately, then update the table of proven versions in docs/clients.md. */
 export const REAL_CLIENTS: Readonly<Record<RealClientName, { readonly package: string; readonly version: string; readonly bin: string }>> = {
@@ -30,6 +30,7 @@ export const REAL_CLIENTS: Readonly<Record<RealClientName, { readonly package: s
   codex: { package: '@openai/codex', version: '0.169.0', bin: 'codex' },
   gemini: { package: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
   opencode: { package: 'opencode-ai', version: '1.18.33', bin: 'opencode' },
+  copilot: { package: '@github/copilot', version: '1.0.102', bin: 'copilot' },
 };
 
 export interface RealClient {
@@ -93,7 +94,7 @@ export interface ClientRun {
 export const stripAnsi = (s: string): string => s.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g, '');
 
 /** Variables of the host that would reach a real model or the person's own setup. */
-const DROPPED = /^(ANTHROPIC_|OPENAI_|CODEX_|GEMINI_|GOOGLE_|CLAUDE_|OPENCODE|XDG_|npm_|VSCODE_|TERMINAL_SHEPHERD_)/i;
+const DROPPED = /^(ANTHROPIC_|OPENAI_|CODEX_|GEMINI_|GOOGLE_|CLAUDE_|OPENCODE|COPILOT_|GH_TOKEN|GITHUB_TOKEN|XDG_|npm_|VSCODE_|TERMINAL_SHEPHERD_)/i;
 
 export class ClientHome {
   /** The HOME the clients see. */
@@ -193,6 +194,12 @@ const AGENT_TURNS: Partial<Record<RealClientName, (prompt: string, model: Script
     args: ['-p', prompt, '--yolo', '-m', MODEL],
     env: { GEMINI_API_KEY: 'sk-scripted', GOOGLE_GEMINI_BASE_URL: model.url },
   }),
+  // BYOK with Anthropic's protocol, offline: no GitHub sign-in. --allow-all-tools runs tools unasked
+  // (prompt mode has nobody to ask); the folder's .mcp.json loads only where it is trusted (a test trusts it itself).
+  copilot: (prompt, model) => ({
+    args: ['-p', prompt, '--allow-all-tools', '--disable-client-telemetry', '--no-auto-update'],
+    env: { COPILOT_OFFLINE: 'true', COPILOT_PROVIDER_TYPE: 'anthropic', COPILOT_PROVIDER_BASE_URL: model.url, COPILOT_PROVIDER_API_KEY: 'sk-scripted', COPILOT_MODEL: MODEL },
+  }),
   // A model provider on the Responses API; Codex asks before a tool that may change things, and exec has nobody to ask.
   codex: (prompt, model) => ({
     args: [
@@ -207,3 +214,20 @@ const AGENT_TURNS: Partial<Record<RealClientName, (prompt: string, model: Script
     env: {},
   }),
 };
+
+/** What a client forwarded of a terminal_run result: the structured content's JSON (maybe after a preamble of its own), or the text content. */
+export function readForwarded(sent: string): { form: string; status?: string; exitCode?: number; output?: string; pid: number } {
+  // Gemini CLI wraps what a tool returned in tags that mark it as not to be obeyed.
+  const wrapped = /^<untrusted_context>\n?([\s\S]*?)\n?<\/untrusted_context>$/.exec(sent.trim());
+  const text = wrapped ? wrapped[1]! : sent;
+  const form = (kind: string): string => (wrapped ? `${kind} in <untrusted_context>` : kind);
+  const json = /\{[\s\S]*\}$/.exec(text.trim());
+  if (json) {
+    const r = JSON.parse(json[0]) as { status: string; exitCode: number; output: string; pid: number };
+    return { form: form('structured'), status: r.status, exitCode: r.exitCode, output: r.output, pid: r.pid };
+  }
+  // completed · exit code 7 · 147 ms · terminal "x" (shell pid 1, strategy vscode) ... --- output --- ...
+  const head = /^(\w+) · exit code (\d+) · .*shell pid (\d+)/.exec(text);
+  const output = text.split('\n--- output ---\n')[1];
+  return { form: form('text'), status: head?.[1], exitCode: head ? Number(head[2]) : undefined, output, pid: Number(head?.[3]) };
+}

@@ -80,10 +80,10 @@ const PROTOCOLS: readonly ModelProtocol[] = [anthropicMessages, openAiResponses,
 /** Largest request body accepted (a client sends the whole conversation each time). */
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
-/** Resolves a scripted tool name against the offered ones: exact, or the one offered name that ends with it after a separator. */
+/** Resolves a scripted tool name against the offered ones: exact, or the one offered name that ends with it after a separator (`mcp__server__x`, `server.x`, the Copilot CLI's `server-x`). */
 export function resolveOfferedTool(name: string, offered: readonly string[]): string | undefined {
   if (offered.includes(name)) return name;
-  const matches = offered.filter((t) => t.endsWith(`_${name}`) || t.endsWith(`__${name}`) || t.endsWith(`.${name}`));
+  const matches = offered.filter((t) => ['_', '.', '-'].some((separator) => t.endsWith(`${separator}${name}`)));
   return matches.length === 1 ? matches[0] : undefined;
 }
 

@@ -24,6 +24,7 @@ describe('scripted model (the model API stand-in of the real-client tests)', () 
     assert.equal(resolveOfferedTool('terminal_state', offered), 'terminal-shepherd_terminal_state');
     assert.equal(resolveOfferedTool('terminal_list', offered), 'mcp__terminal_shepherd.terminal_list');
     assert.equal(resolveOfferedTool('kill_process', offered), undefined);
+    assert.equal(resolveOfferedTool('workspace_info', [...offered, 'terminal-shepherd-workspace_info']), 'terminal-shepherd-workspace_info', "the Copilot CLI's server-tool");
   });
 
   it('plays the step after the answered calls; side queries do not advance it', () => {

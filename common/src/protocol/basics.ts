@@ -32,6 +32,8 @@ export const BridgeErrorCode = {
   TerminalClosed: -32013,
   WorkspaceUntrusted: -32014,
   NoActiveRun: -32015,
+  /** terminal_input into a prompt that asks for a secret: only the person types there. */
+  SensitivePrompt: -32017,
   /** The window is closing or reloading: the call's wait ended with it. */
   WindowClosing: -32016,
   /** The caller cancelled before anything was started (LSP's RequestCancelled). */
@@ -82,6 +84,35 @@ export type HelloResult = z.infer<typeof helloResultSchema>;
 // Every request: its metadata beside the params, and its progress while it waits.
 
 /**
+ * One agent session of one client: the MCP server derives it for each call (the client's name, and
+ * the id its _meta or, once at start, its environment gives) and the window records it on the
+ * runs and the processes they start, so a session can list what is its own.
+ */
+export const agentSessionSchema = z
+  .object({
+    /** The MCP client's name (its clientInfo). */
+    client: z.string().max(200),
+    /** The session's id as the client names it. */
+    id: z.string().min(1).max(300),
+    /** Where the id came from: `_meta.vscode.conversationId`, `env.CLAUDE_CODE_SESSION_ID`, ... */
+    from: z.string().max(80),
+  })
+  .strict();
+export type AgentSession = z.infer<typeof agentSessionSchema>;
+
+/** `from` of a VS Code chat conversation's id: a call of VS Code's own client without one comes from outside a chat. */
+export const VSCODE_CONVERSATION = '_meta.vscode.conversationId';
+
+/** Whether two calls belong to the same agent session (where the id came from does not matter). */
+export function sameAgentSession(a: Pick<AgentSession, 'client' | 'id'> | undefined, b: Pick<AgentSession, 'client' | 'id'> | undefined): boolean {
+  return a !== undefined && b !== undefined && a.client === b.client && a.id === b.id;
+}
+
+/** terminal/list and process/list: `session: "mine"` keeps what the calling agent session started (all when absent). */
+export const listingParamsSchema = z.object({ session: z.enum(['mine', 'all']).optional() }).strict();
+export type ListingParams = z.infer<typeof listingParamsSchema>;
+
+/**
  * What a request carries besides its method's params: sent as a second positional param
  * (`[params, meta]`), never mixed into the params, so every method's params stay strictly
  * validated whatever the client asks for per request.
@@ -100,10 +131,12 @@ export const requestMetaSchema = z
     deadlineSource: z.string().max(300).optional(),
     /** The call runs as an MCP task: the client follows it to its result, so no deadline applies. */
     task: z.boolean().optional(),
+    /** The agent session (a chat conversation, a CLI session, a thread) the call belongs to; absent when the client names none. */
+    agentSession: agentSessionSchema.optional(),
   })
   .strict();
 export type RequestMeta = z.infer<typeof requestMetaSchema>;
-/** What the caller says about a call (its client, the client's deadline, an MCP task); the connection adds the progress and elicitation ids. */
+/** What the caller says about a call (its client, the client's deadline, an MCP task, its agent session); the connection adds the progress and elicitation ids. */
 export type CallMeta = Omit<RequestMeta, 'progressId' | 'elicitId'>;
 
 /** Server-to-client notification while a request with a progressId waits. */

@@ -4,7 +4,7 @@
  * what they receive with it, so a message that drifts fails loudly at the boundary.
  */
 import { z } from 'zod';
-import { describeZodError, helloParamsSchema, helloResultSchema, progressNotificationSchema, requestMetaSchema, type RequestMeta } from './basics';
+import { describeZodError, helloParamsSchema, helloResultSchema, listingParamsSchema, progressNotificationSchema, requestMetaSchema, type RequestMeta } from './basics';
 import { inputParamsSchema, listResultSchema, runParamsSchema, stateParamsSchema } from './terminal';
 import { killProcessParamsSchema, killResultSchema, ledgerSummarySchema, listProcessesResultSchema } from './processes';
 import { terminalRunResultSchema } from './runResult';
@@ -27,8 +27,8 @@ export const methods = {
   run: { name: 'terminal/run', params: runParamsSchema, result: terminalRunResultSchema },
   state: { name: 'terminal/state', params: stateParamsSchema, result: terminalRunResultSchema },
   input: { name: 'terminal/input', params: inputParamsSchema, result: terminalRunResultSchema },
-  list: { name: 'terminal/list', params: emptyParamsSchema, result: listResultSchema },
-  listProcesses: { name: 'process/list', params: emptyParamsSchema, result: listProcessesResultSchema },
+  list: { name: 'terminal/list', params: listingParamsSchema, result: listResultSchema },
+  listProcesses: { name: 'process/list', params: listingParamsSchema, result: listProcessesResultSchema },
   killProcess: { name: 'process/kill', params: killProcessParamsSchema, result: killResultSchema },
   killOrphans: { name: 'process/killOrphans', params: emptyParamsSchema, result: killResultSchema },
   ledgerSummary: { name: 'process/summary', params: emptyParamsSchema, result: ledgerSummarySchema },

@@ -1,5 +1,6 @@
 /** process/*: the ledger of processes that managed terminals spawned. */
 import { z } from 'zod';
+import { agentSessionSchema } from './basics';
 
 export const processStatusSchema = z.enum(['running', 'completed', 'killed', 'orphaned']);
 export type ProcessStatus = z.infer<typeof processStatusSchema>;
@@ -17,6 +18,8 @@ const trackedProcessFields = {
   status: processStatusSchema,
   /** TCP ports the process listens on, where the OS tells. */
   ports: z.array(z.number().int()),
+  /** The agent session whose run started it (or its tree), when its client named one. */
+  agentSession: agentSessionSchema.optional(),
 };
 
 export type TrackedProcess = z.infer<z.ZodObject<typeof trackedProcessFields>> & { children?: TrackedProcess[] };

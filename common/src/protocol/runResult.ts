@@ -149,12 +149,16 @@ export const terminalRunResultSchema = z.object({
   output: z.string(),
   exitCode: z.number().int().optional(),
   prompt: z.string().optional(),
+  /** Status waiting_for_input: the prompt asks for a secret (a password, a passphrase, a token); the person types it in the terminal, terminal_input refuses to. */
+  sensitive: z.boolean().optional(),
   pid: z.number().int().optional(),
   name: z.string(),
   command: z.string().optional(),
   durationMs: z.number().int().nonnegative(),
   truncated: z.boolean().optional(),
   outputFile: z.string().optional(),
+  /** How many secrets (tokens, keys, passwords, secret variables' values) were replaced by a `‹redacted: …›` marker in this result. */
+  redacted: z.number().int().positive().optional(),
   message: z.string().optional(),
   /** How the terminal ran the command (see strategySchema). */
   strategy: strategySchema,

@@ -1,6 +1,6 @@
 /** terminal/*: the requests that run, watch and type into managed terminals. */
 import { z } from 'zod';
-import { limits } from './basics';
+import { agentSessionSchema, limits } from './basics';
 import { runStatusSchema, strategySchema, waitModeSchema } from './runResult';
 
 const noControlChars = (s: string): boolean => !/[\u0000-\u001f\u007f]/.test(s);
@@ -88,6 +88,8 @@ export const terminalInfoSchema = z.object({
   command: z.string().optional(),
   status: runStatusSchema.optional(),
   exitCode: z.number().int().optional(),
+  /** The agent session whose call started that command, when its client named one. */
+  agentSession: agentSessionSchema.optional(),
 });
 export type TerminalInfo = z.infer<typeof terminalInfoSchema>;
 

@@ -3,7 +3,8 @@
  * command may run is the terminal service's checks' to decide (workspace trust first), for every
  * client alike; reading state and killing what the ledger owns stay available.
  */
-import type { ServerEntry } from '../../../common/src/protocol';
+import { VSCODE_CONVERSATION, type ServerEntry } from '../../../common/src/protocol';
+import { listingSession, processesOf, terminalsOf } from '../core/agentSessions';
 import type { ProcessLedger } from '../core/ledger';
 import type { DevServers } from '../core/servers/devServers';
 import type { WorkspaceStacks } from '../core/stacks/workspaceStacks';
@@ -17,28 +18,34 @@ export interface HandlerDependencies {
   readonly ledger: ProcessLedger;
   readonly servers: DevServers;
   readonly stacks: WorkspaceStacks;
+  /** The name this window's own MCP client gives itself (its clientInfo: VS Code's product name, vscode.env.appName). */
+  readonly ownClientName: string;
 }
 
-function callOptions({ signal, progress, meta, session, elicit }: RequestContext): CallOptions {
+function callOptions({ signal, progress, meta, session, elicit }: RequestContext, ownClientName: string): CallOptions {
+  // A client that declared elicitation is asked in its own UI (told the service's answer bound); any
+  // other through the window's modal. So is a call of this window's own client from outside a chat:
+  // VS Code shows its elicitation then only as a toast apart from the call (it waited unseen).
+  const outsideChat = meta.client?.name === ownClientName && meta.agentSession?.from !== VSCODE_CONVERSATION;
   return {
     signal,
     onProgress: progress,
     meta,
     session,
-    // A client that declared elicitation is asked in its own UI (told the service's answer bound); any other through the window's modal.
-    ...(elicit ? { approver: (answerTimeoutMs: number) => elicitationApprover(elicit, answerTimeoutMs) } : {}),
+    ...(elicit && !outsideChat ? { approver: (answerTimeoutMs: number) => elicitationApprover(elicit, answerTimeoutMs) } : {}),
   };
 }
 
 export function createBridgeHandlers(deps: HandlerDependencies): BridgeHandlers {
   return {
-    run: (params, context) => deps.terminals.run(params, callOptions(context)),
-    state: (params, context) => deps.terminals.state(params, callOptions(context)),
-    input: (params, context) => deps.terminals.input(params, callOptions(context)),
-    list: () => ({ terminals: deps.terminals.list() }),
-    listProcesses: async () => {
+    run: (params, context) => deps.terminals.run(params, callOptions(context, deps.ownClientName)),
+    state: (params, context) => deps.terminals.state(params, callOptions(context, deps.ownClientName)),
+    input: (params, context) => deps.terminals.input(params, callOptions(context, deps.ownClientName)),
+    list: (params, { meta }) => ({ terminals: terminalsOf(deps.terminals.list(), listingSession(params, meta.agentSession, meta.client?.name)) }),
+    listProcesses: async (params, { meta }) => {
+      const session = listingSession(params, meta.agentSession, meta.client?.name);
       await deps.ledger.refresh();
-      return deps.ledger.list();
+      return processesOf(deps.ledger.list(), session);
     },
     killProcess: (params) => deps.ledger.kill(params.pid),
     killOrphans: () => deps.ledger.killOrphans(),

@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { setJsonValue, setTomlTable, yamlServerBlock } from './configEdits';
 
-export type ClientId = 'claude' | 'codex' | 'gemini' | 'cursor' | 'cline' | 'continue' | 'opencode';
+export type ClientId = 'claude' | 'copilot' | 'codex' | 'gemini' | 'cursor' | 'cline' | 'continue' | 'opencode';
 export type Scope = 'user' | 'project';
 
 /** The server's name in every client's configuration. */
@@ -77,6 +77,11 @@ function xdgConfig(ctx: ClientContext): string {
   return ctx.env.XDG_CONFIG_HOME || path.join(ctx.home, '.config');
 }
 
+/** The project's .mcp.json entry: Claude Code, the Copilot CLI and VS Code's agent host read the same file (and expand ${HOME}). */
+function projectMcpJson(ctx: ClientContext): ConfigTarget {
+  return jsonTarget(path.join(requireWorkspace(ctx), '.mcp.json'), ['mcpServers'], { type: 'stdio', command: homeVar(ctx, '${HOME}', '${USERPROFILE}'), args: [], env: {} });
+}
+
 export const MCP_CLIENTS: readonly McpClientSpec[] = [
   {
     id: 'claude',
@@ -84,11 +89,25 @@ export const MCP_CLIENTS: readonly McpClientSpec[] = [
     scopes: {
       // `claude mcp add --scope user` writes the same entry there.
       user: (ctx) => jsonTarget(path.join(ctx.home, '.claude.json'), ['mcpServers'], { type: 'stdio', command: ctx.launcher, args: [], env: {} }),
-      project: (ctx) => jsonTarget(path.join(requireWorkspace(ctx), '.mcp.json'), ['mcpServers'], { type: 'stdio', command: homeVar(ctx, '${HOME}', '${USERPROFILE}'), args: [], env: {} }),
+      project: projectMcpJson,
     },
     detect: { commands: ['claude'], homePaths: ['.claude.json', '.claude'] },
     check: 'claude mcp list',
     note: 'Claude Code asks each person to approve a project\'s .mcp.json servers once ("Pending approval" in claude mcp list until then).',
+  },
+  {
+    // VS Code's agent host (its Copilot harness on @github/copilot-sdk) and the Copilot CLI read the
+    // same files; servers from an extension's provider do not reach the agent host.
+    id: 'copilot',
+    label: 'VS Code agents and Copilot CLI',
+    scopes: {
+      // `copilot mcp add` writes this entry there (COPILOT_HOME moves the folder).
+      user: (ctx) => jsonTarget(path.join(ctx.env.COPILOT_HOME || path.join(ctx.home, '.copilot'), 'mcp-config.json'), ['mcpServers'], { type: 'local', command: ctx.launcher, args: [], tools: ['*'] }),
+      project: projectMcpJson,
+    },
+    detect: { commands: ['copilot'], homePaths: ['.copilot'] },
+    check: 'copilot mcp list',
+    note: 'The Copilot CLI loads a project\'s .mcp.json only in a folder you trust (it asks when you start it there).',
   },
   {
     id: 'codex',

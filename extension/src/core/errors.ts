@@ -25,6 +25,14 @@ export { BridgeErrorCode };
 
 // ---- the call itself --------------------------------------------------------------------------
 
+export function noAgentSessionError(client: string | undefined): ShepherdError {
+  return new ShepherdError(
+    BridgeErrorCode.InvalidInput,
+    `${client ? `The client "${client}"` : 'This client'} names no agent session (no conversation or session id in the call or the server's environment), ` +
+      'so nothing can be told apart as this session\'s. Call again without session (or with session "all") to see everything.',
+  );
+}
+
 export function workspaceUntrustedError(): ShepherdError {
   return new ShepherdError(
     BridgeErrorCode.WorkspaceUntrusted,
@@ -100,6 +108,16 @@ export function nothingRunningError(terminal: string, last?: { readonly command:
   return new ShepherdError(
     BridgeErrorCode.NoActiveRun,
     `Nothing is running in terminal ${quoteName(terminal)}${lastRun}, so there is no prompt to answer. To run a command use terminal_run.`,
+  );
+}
+
+/** terminal_input into a prompt that asks for a secret: the person types it in the terminal; the model may only cancel. */
+export function sensitivePromptError(terminal: string, prompt: string): ShepherdError {
+  return new ShepherdError(
+    BridgeErrorCode.SensitivePrompt,
+    `The command in terminal ${quoteName(terminal)} asks for a secret (${JSON.stringify(prompt.trim())}), so Terminal Shepherd types nothing into it: ` +
+      'secrets must not pass through the model. Tell the user to type it in the terminal themselves (it is shown in VS Code), then wait with ' +
+      `${waitCall(terminal)}; or cancel the command with terminal_input {name: ${quoteName(terminal)}, text: "\u0003"}.`,
   );
 }
 

@@ -22,6 +22,14 @@ export interface ShepherdSettings {
   readonly pollIntervalMs: number;
   /** What to do at startup with processes an earlier window left running. */
   readonly orphanPolicy: OrphanPolicy;
+  /** Replace secrets in results and logs by markers (secrets/redaction.ts). */
+  readonly redactSecrets: boolean;
+  /** More patterns (regular expressions) whose matches are secrets. */
+  readonly redactPatterns: readonly string[];
+  /** VS Code's chat.tools.terminal.preventShellHistory: agent commands stay out of the person's shell history. */
+  readonly preventShellHistory: boolean;
+  /** VS Code's chat.tools.global.autoApprove: nobody confirms tool calls, so a prompt for a secret cancels its command. */
+  readonly globalAutoApprove: boolean;
 }
 
 /** Every setting at its default (what a user who changed nothing gets). */
@@ -37,4 +45,8 @@ export const defaultSettings: ShepherdSettings = {
   revealOnCreate: settingsTable['terminal.revealOnCreate'].default,
   pollIntervalMs: settingsTable['processes.pollIntervalMs'].default,
   orphanPolicy: settingsTable['processes.orphanPolicy'].default,
+  redactSecrets: settingsTable['secrets.redact'].default,
+  redactPatterns: settingsTable['secrets.redactPatterns'].default,
+  preventShellHistory: true,
+  globalAutoApprove: false,
 };

@@ -70,9 +70,9 @@ const tilde = (file: string): string => {
   return relative.startsWith('..') || path.isAbsolute(relative) ? file : `~${path.sep}${relative}`;
 };
 
-export function registerConnectClient(deps: ConnectDependencies): vscode.Disposable {
-  const previews = new Previews();
-  const context = (): ClientContext => ({
+/** Where the clients' files are for this window (read again at each use: the environment may change). */
+export function clientContext(deps: Omit<ConnectDependencies, 'logger'>): ClientContext {
+  return {
     home: os.homedir(),
     platform: process.platform,
     env: process.env,
@@ -80,7 +80,12 @@ export function registerConnectClient(deps: ConnectDependencies): vscode.Disposa
     ...(deps.workspaceFolder ? { workspaceFolder: deps.workspaceFolder } : {}),
     globalStorage: path.dirname(deps.globalStorage),
     version: deps.version,
-  });
+  };
+}
+
+export function registerConnectClient(deps: ConnectDependencies): vscode.Disposable {
+  const previews = new Previews();
+  const context = (): ClientContext => clientContext(deps);
 
   async function pickClient(): Promise<McpClientSpec | 'json' | undefined> {
     const ctx = context();

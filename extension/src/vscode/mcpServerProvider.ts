@@ -47,3 +47,8 @@ export function registerMcpServerProvider(launch: McpServerLaunch): vscode.Dispo
   };
   return vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider);
 }
+
+/** The name VS Code's own MCP client gives itself in clientInfo (its product name: "Visual Studio Code", "code-server"). */
+export function ownMcpClientName(): string {
+  return vscode.env.appName;
+}

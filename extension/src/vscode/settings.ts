@@ -31,5 +31,14 @@ export function readSettings(): ShepherdSettings {
     revealOnCreate: config.get('terminal.revealOnCreate') !== false,
     pollIntervalMs: number('processes.pollIntervalMs'),
     orphanPolicy: enumSetting(settingsTable['processes.orphanPolicy'], config.get('processes.orphanPolicy')),
+    redactSecrets: config.get('secrets.redact') !== false,
+    redactPatterns: stringList(config.get('secrets.redactPatterns')),
+    // VS Code's own settings for its agent terminals, honoured for ours (their defaults: true, false).
+    preventShellHistory: vscode.workspace.getConfiguration('chat.tools.terminal').get('preventShellHistory') !== false,
+    globalAutoApprove: vscode.workspace.getConfiguration('chat.tools.global').get('autoApprove') === true,
   };
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string' && item.length > 0) : [];
 }

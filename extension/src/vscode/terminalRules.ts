@@ -4,6 +4,9 @@
  * `null` unsets and the default is VS Code's own), and an allow for the workspace or always stored
  * where VS Code stores its own: chat.tools.terminal.autoApprove in the workspace or user settings.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseJsonc } from 'jsonc-parser';
 import * as vscode from 'vscode';
 import { SETTINGS_SECTION } from '../../../common/src/settings';
 import type { Grant } from '../core/checks/commandSafety/approvalChoices';
@@ -13,14 +16,36 @@ import { workspaceFolderPaths } from './stackWatcher';
 
 const BLOCK_WRITES: readonly BlockFileWrites[] = ['never', 'outsideWorkspace', 'all'];
 
-export function readSafetySettings(): SafetySettings {
+/**
+ * The person's own (local) user settings file, beside the extension's global storage
+ * (<user data>/User/globalStorage/<extension>): VS Code's tool service reads
+ * chat.tools.global.autoApprove from there (`userLocalValue`), while a remote extension host (code-
+ * server, a remote window) is not given that application-scoped value.
+ */
+export function localUserSettingsFile(globalStorage: string): string {
+  return path.resolve(globalStorage, '..', '..', 'settings.json');
+}
+
+/** chat.tools.global.autoApprove as VS Code's tool service reads it: the window's value, else the local user settings' (issue 24). */
+function globalAutoApprove(localUserSettings: string | undefined): boolean {
+  if (vscode.workspace.getConfiguration('chat.tools.global').get('autoApprove') === true) return true;
+  if (localUserSettings === undefined) return false;
+  try {
+    const parsed = parseJsonc(readFileSync(localUserSettings, 'utf8')) as Record<string, unknown> | undefined;
+    return parsed?.['chat.tools.global.autoApprove'] === true;
+  } catch {
+    return false;
+  }
+}
+
+export function readSafetySettings(localUserSettings?: string): SafetySettings {
   const terminal = vscode.workspace.getConfiguration('chat.tools.terminal');
   const autoApprove = terminal.inspect('autoApprove');
   const blockWrites = terminal.get<string>('blockDetectedFileWrites');
   return {
     perCommandCheck: vscode.workspace.getConfiguration(SETTINGS_SECTION).get('safety.perCommandCheck') !== false,
     enableAutoApprove: terminal.get('enableAutoApprove') !== false,
-    globalAutoApprove: vscode.workspace.getConfiguration('chat.tools.global').get('autoApprove') === true,
+    globalAutoApprove: globalAutoApprove(localUserSettings),
     autoApprove: {
       defaultValue: autoApprove?.defaultValue,
       userValue: autoApprove?.globalValue,

@@ -24,7 +24,8 @@ export const registerTerminalInput: ToolRegistration = (server, context) =>
       title: 'Terminal Input',
       description:
         'Types into the command running in a managed terminal: the answer to a waiting_for_input prompt (Enter is pressed after it), ' +
-        'or a key such as "\\u0003" (Ctrl+C, to stop it) or "\\u0004" (Ctrl+D). Then waits like terminal_run and returns the same result.\n' +
+        'or a key such as "\\u0003" (Ctrl+C, to stop it) or "\\u0004" (Ctrl+D). Then waits like terminal_run and returns the same result. ' +
+        'A secret prompt (sensitive: true) is refused: the user types it in the terminal; only keys such as Ctrl+C go.\n' +
         describeStatuses(REPORTED_STATUSES),
       inputSchema,
       annotations: {

@@ -18,7 +18,8 @@ import { TempDirs } from '../../support/tempDirs';
 import { FakeTerminalHost, ScriptedProbe, completeEveryCommand, typedAnywhere } from '../terminals/fakeTerminalHost';
 import { fakeTerminalService, serviceForEachTest } from '../service/serviceSupport';
 
-const settings: ShepherdSettings = { ...defaultSettings, gracePeriodMs: 200, defaultTimeoutMs: 5000, shellIntegrationTimeoutMs: 1000 };
+// Typed lines are asserted exactly; the leading space that keeps them out of history is tested in terminalServiceSecrets.
+const settings: ShepherdSettings = { ...defaultSettings, gracePeriodMs: 200, defaultTimeoutMs: 5000, shellIntegrationTimeoutMs: 1000, preventShellHistory: false };
 
 /** A check that records every call it sees and answers what the test says. */
 class ScriptedCheck implements CommandCheck {

@@ -21,7 +21,8 @@ import { HOME, defaultSafetySettings } from './commandSafety/fixtures';
 import { FakeTerminalHost, ScriptedProbe, completeEveryCommand, typedAnywhere } from '../terminals/fakeTerminalHost';
 import { fakeTerminalService, serviceForEachTest } from '../service/serviceSupport';
 
-const settings: ShepherdSettings = { ...defaultSettings, gracePeriodMs: 200, defaultTimeoutMs: 5000, shellIntegrationTimeoutMs: 1000 };
+// Typed lines are asserted exactly; the leading space that keeps them out of history is tested in terminalServiceSecrets.
+const settings: ShepherdSettings = { ...defaultSettings, gracePeriodMs: 200, defaultTimeoutMs: 5000, shellIntegrationTimeoutMs: 1000, preventShellHistory: false };
 
 describe('the per-command safety check, in the terminal service', () => {
   const dirs = new TempDirs();

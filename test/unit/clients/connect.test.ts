@@ -35,6 +35,22 @@ describe('connecting a client on disk', () => {
     assert.equal(JSON.parse(readFileSync(path.join(ctx.workspaceFolder!, '.mcp.json'), 'utf8')).mcpServers['terminal-shepherd'].command, '${HOME}/.terminal-shepherd/bin/terminal-shepherd-mcp');
   });
 
+  it("VS Code agents and Copilot CLI: ~/.copilot/mcp-config.json under this HOME (0600), merged into the servers already there", async () => {
+    const ctx = context();
+    const file = path.join(ctx.home, '.copilot', 'mcp-config.json');
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify({ mcpServers: { other: { tools: ['*'], type: 'local', command: 'other-mcp', args: ['--x'] } } }, null, 2), { mode: 0o600 });
+    const plan = await planConnect(clientSpec('copilot'), 'user', ctx);
+    assert.equal(plan.file, file);
+    assert.equal(plan.outsideWorkspace, true);
+    await applyConnect(plan);
+    const written = JSON.parse(readFileSync(file, 'utf8'));
+    assert.deepEqual(Object.keys(written.mcpServers), ['other', 'terminal-shepherd']);
+    assert.equal(written.mcpServers['terminal-shepherd'].command, ctx.launcher);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    assert.equal((await planConnect(clientSpec('copilot'), 'user', ctx)).unchanged, true);
+  });
+
   it('writes a symlinked dotfile through its link and keeps its mode', async () => {
     const ctx = context();
     const dotfiles = dirs.make('tshep-dotfiles-');

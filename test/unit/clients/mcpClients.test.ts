@@ -26,10 +26,11 @@ const json = (text: string): Record<string, any> => parse(text) as Record<string
 
 describe('MCP client configurations (Connect an MCP Client)', () => {
   it('names every client of the issue, each with its documented files per scope', () => {
-    assert.deepEqual(MCP_CLIENTS.map((c) => c.label), ['Claude Code', 'Codex', 'Gemini CLI', 'Cursor', 'Cline', 'Continue', 'opencode']);
+    assert.deepEqual(MCP_CLIENTS.map((c) => c.label), ['Claude Code', 'VS Code agents and Copilot CLI', 'Codex', 'Gemini CLI', 'Cursor', 'Cline', 'Continue', 'opencode']);
     const files = Object.fromEntries(MCP_CLIENTS.map((c) => [c.id, Object.fromEntries(Object.keys(c.scopes).map((s) => [s, target(c.id, s as Scope).file]))]));
     assert.deepEqual(files, {
       claude: { user: '/home/ana/.claude.json', project: '/home/ana/src/shop/.mcp.json' },
+      copilot: { user: '/home/ana/.copilot/mcp-config.json', project: '/home/ana/src/shop/.mcp.json' },
       codex: { user: '/home/ana/.codex/config.toml' },
       gemini: { user: '/home/ana/.gemini/settings.json', project: '/home/ana/src/shop/.gemini/settings.json' },
       cursor: { user: '/home/ana/.cursor/mcp.json', project: '/home/ana/src/shop/.cursor/mcp.json' },
@@ -39,6 +40,20 @@ describe('MCP client configurations (Connect an MCP Client)', () => {
     });
     assert.equal(target('opencode', 'user', { ...ctx, env: { XDG_CONFIG_HOME: '/xdg' } }).file, '/xdg/opencode/opencode.json');
     assert.equal(target('codex', 'user', { ...ctx, env: { CODEX_HOME: '/codex-home' } }).file, '/codex-home/config.toml');
+    assert.equal(target('copilot', 'user', { ...ctx, env: { COPILOT_HOME: '/copilot-home' } }).file, '/copilot-home/mcp-config.json');
+  });
+
+  it("VS Code agents and the Copilot CLI: ~/.copilot/mcp-config.json gets the entry `copilot mcp add` writes, the other servers kept; .mcp.json is the one Claude Code reads", () => {
+    const before = fixture('copilot-mcp-config.json');
+    const after = target('copilot', 'user').edit(before);
+    const parsed = json(after);
+    assert.deepEqual(parsed.mcpServers['terminal-shepherd'], { type: 'local', command: ctx.launcher, args: [], tools: ['*'] });
+    assert.deepEqual({ ...parsed.mcpServers, 'terminal-shepherd': undefined }, { ...json(before).mcpServers, 'terminal-shepherd': undefined });
+    assert.equal(target('copilot', 'user').edit(after), after, 'a second run changes nothing');
+    // One entry for both: connecting Claude Code and Copilot to a project writes the same .mcp.json.
+    const project = target('copilot', 'project').edit(fixture('mcp.json'));
+    assert.equal(target('claude', 'project').edit(project), project);
+    assert.deepEqual(json(project).mcpServers['terminal-shepherd'], { type: 'stdio', command: '${HOME}/.terminal-shepherd/bin/terminal-shepherd-mcp', args: [], env: {} });
   });
 
   it("Claude Code's ~/.claude.json: the entry `claude mcp add --scope user` writes, every other key kept", () => {
@@ -155,6 +170,7 @@ describe('MCP client configurations (Connect an MCP Client)', () => {
     assert.equal(detectClient(clientSpec('gemini'), home, probe([], ['/home/ana/.gemini'], [])), '~/.gemini exists');
     assert.equal(detectClient(clientSpec('cline'), home, probe([], [], ['saoudrizwan.claude-dev'])), 'extension saoudrizwan.claude-dev installed');
     assert.equal(detectClient(clientSpec('codex'), home, probe([], [], [])), undefined);
+    assert.equal(detectClient(clientSpec('copilot'), home, probe([], ['/home/ana/.copilot'], [])), '~/.copilot exists');
     assert.deepEqual(JSON.parse(genericJson(ctx)), { mcpServers: { 'terminal-shepherd': { command: ctx.launcher, args: [] } } });
   });
 });

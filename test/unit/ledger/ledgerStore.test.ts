@@ -9,6 +9,7 @@ import path from 'node:path';
 import { GITIGNORE_CONTENT, type ActiveEntry, type SessionSummary } from '../../../extension/src/core/ledger/formats';
 import { appendLines } from '../../../extension/src/core/ledger/jsonl';
 import { LedgerStore } from '../../../extension/src/core/ledger/ledgerStore';
+import { marker, Redactor } from '../../../extension/src/core/secrets/redaction';
 import { collectingLogger } from '../../support/collectingLogger';
 import { TempDirs } from '../../support/tempDirs';
 import { sampleEvent } from './storeSupport';
@@ -36,6 +37,21 @@ describe('LedgerStore', () => {
   function store(options: Partial<ConstructorParameters<typeof LedgerStore>[0]> = {}): LedgerStore {
     return new LedgerStore({ dir: dirs.make(), ...options });
   }
+
+  describe('secrets', () => {
+    const token = `ghp_${'Ab1'.repeat(12)}`;
+    const redact = () => (text: string) => new Redactor().redact(text).text;
+
+    it('writes command lines redacted to the process log and active-processes.json, never the secret', async () => {
+      const s = store({ redact });
+      await s.append([{ ...sampleEvent(1), cmd: `curl -H "Authorization: token ${token}" https://api.github.com` }]);
+      await s.updateActive(() => ({ entries: [{ ...entry(5, 'a'), commandLine: `gh auth login --with-token ${token}` }], result: undefined }));
+      const disk = readFileSync(s.logPath, 'utf8') + readFileSync(s.activePath, 'utf8');
+      assert.ok(!disk.includes(token), disk);
+      assert.ok(disk.includes(marker('GitHub token')), disk);
+      assert.equal((await s.readEvents()).items.length, 1, 'the line is still valid JSON');
+    });
+  });
 
   describe('event log', () => {
     it('reads a missing log as empty and an empty log as empty', async () => {

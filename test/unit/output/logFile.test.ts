@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { defaultLogsDir, LogFileWriter, logFilePath, pruneLogFiles } from '../../../extension/src/core/output/logFile';
+import { marker, Redactor } from '../../../extension/src/core/secrets/redaction';
 
 describe('log files', () => {
   let dir: string;
@@ -23,6 +24,18 @@ describe('log files', () => {
     await w.close('screen 1\nscreen 2');
     assert.equal(fs.readFileSync(file, 'utf8'), 'one\ntwo\n\n\n\nthree\nscreen 1\nscreen 2\n');
     assert.equal(w.error, undefined);
+  });
+
+  it('writes secrets as markers, a private key split across pieces too; the final text redacted as well', async () => {
+    const file = path.join(dir, 'secret.log');
+    const token = `ghp_${'Xy9'.repeat(12)}`;
+    const w = new LogFileWriter(file, undefined, new Redactor().stream());
+    w.append(`GITHUB_TOKEN=${token}\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n`);
+    w.append('AAAAC3NzaC1lZDI1NTE5AAAA\n-----END OPENSSH PRIVATE KEY-----\n');
+    await w.close(`echo ${token}`);
+    const text = fs.readFileSync(file, 'utf8');
+    assert.ok(!text.includes(token) && !text.includes('b3BlbnNzaC1rZXktdjEAAAAA') && !text.includes('AAAAC3NzaC1lZDI1NTE5AAAA'), text);
+    assert.equal(text.split(marker('GitHub token')).length - 1, 2, text);
   });
 
   it('drops trailing blank lines when the final text is empty, and writes nothing for nothing', async () => {

@@ -192,5 +192,7 @@ describe('PowerShellSession framing (fake PowerShell)', () => {
     assert.equal(parseResponseLine(`__TSHEP_abcd__ OK ${b64('1')}`, '__TSHEP_abc__'), undefined);
     assert.equal(parseResponseLine(`__TSHEP_abc__ MAYBE ${b64('1')}`, '__TSHEP_abc__'), undefined);
     assert.equal(parseResponseLine('some output __TSHEP_abc__ OK', '__TSHEP_abc__'), undefined);
+    // What pwsh 7.6 on Linux writes around reading stdin, in front of the answer (a real session's bytes).
+    assert.deepEqual(parseResponseLine(`\x1b[?1h\x1b[?1l__TSHEP_abc__ OK ${b64('[1,2,3]')}`, '__TSHEP_abc__'), { ok: true, text: '[1,2,3]' });
   });
 });

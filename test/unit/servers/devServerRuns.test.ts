@@ -24,7 +24,8 @@ import { TempDirs } from '../../support/tempDirs';
 import { waitFor } from '../processes/helpers';
 import { makeTracker, type TrackerFixture } from '../ledger/trackerSupport';
 
-const settings: ShepherdSettings = { ...defaultSettings, gracePeriodMs: 200, defaultTimeoutMs: 5000, shellIntegrationTimeoutMs: 1000 };
+// Typed lines are asserted exactly; the leading space that keeps them out of history is tested in terminalServiceSecrets.
+const settings: ShepherdSettings = { ...defaultSettings, gracePeriodMs: 200, defaultTimeoutMs: 5000, shellIntegrationTimeoutMs: 1000, preventShellHistory: false };
 /** The fake table's clock starts here (see FakeProcessMonitor); DevServers reads the same clock. */
 const FAKE_EPOCH = Date.parse('2026-01-01T00:00:00.000Z');
 

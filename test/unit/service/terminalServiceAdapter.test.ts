@@ -7,7 +7,10 @@ import { collectingLogger } from '../../support/collectingLogger';
 
 interface FakeRun {
   active: boolean;
+  launch: { agentSession?: { client: string; id: string; from: string } };
 }
+
+const chat = { client: 'Visual Studio Code', id: 'conv-1', from: '_meta.vscode.conversationId' };
 
 function session(name: string, shellPid: number | undefined, currentRun?: FakeRun): TerminalSessionView {
   return { name, shellPid, currentRun, closed: false } as unknown as TerminalSessionView;
@@ -22,7 +25,7 @@ describe('attachToTerminalService', () => {
     const calls: string[] = [];
     const sink: TerminalEventSink = {
       terminalOpened: (name, pid) => calls.push(`opened ${name} ${pid}`),
-      runStarted: (name) => calls.push(`runStarted ${name}`),
+      runStarted: (name, agentSession) => calls.push(`runStarted ${name}${agentSession ? ` ${agentSession.id}` : ''}`),
       runEnded: (name) => calls.push(`runEnded ${name}`),
       terminalClosed: (name) => {
         calls.push(`closed ${name}`);
@@ -46,22 +49,22 @@ describe('attachToTerminalService', () => {
   }
 
   it('picks up sessions that exist already, with their running command', () => {
-    const { calls } = setup([session('a', 10, { active: true }), session('b', 11, { active: false })]);
-    assert.deepEqual(calls, ['opened a 10', 'runStarted a', 'opened b 11']);
+    const { calls } = setup([session('a', 10, { active: true, launch: { agentSession: chat } }), session('b', 11, { active: false, launch: {} })]);
+    assert.deepEqual(calls, ['opened a 10', 'runStarted a conv-1', 'opened b 11']);
   });
 
-  it('maps session and run events, ignoring news of a replaced run', () => {
+  it('maps session and run events (a run with its agent session), ignoring news of a replaced run', () => {
     const { calls, emit } = setup();
-    const run = { active: true };
+    const run: FakeRun = { active: true, launch: { agentSession: chat } };
     const s = session('dev', 42, run);
     emit(event('sessionCreated', session('dev', 42)));
     emit(event('runStarted', s, run));
     emit(event('runStateChanged', s, run)); // waiting_for_input: still active
     run.active = false;
     emit(event('runStateChanged', s, run));
-    emit(event('runStateChanged', s, { active: false })); // an old run, not the current one
+    emit(event('runStateChanged', s, { active: false, launch: {} })); // an old run, not the current one
     emit(event('sessionClosed', s));
-    assert.deepEqual(calls, ['opened dev 42', 'opened dev 42', 'runStarted dev', 'runStarted dev', 'runEnded dev', 'closed dev']);
+    assert.deepEqual(calls, ['opened dev 42', 'opened dev 42', 'runStarted dev conv-1', 'runStarted dev conv-1', 'runEnded dev', 'closed dev']);
   });
 
   it('logs a failed cleanup instead of throwing, and stops listening when disposed', async () => {

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { managedEnv } from '../../../extension/src/core/terminals/integration/integrationLaunch';
 import { idleShell, marks } from '../terminals/fakeTerminalHost';
-import { executionsIn, jobInForeground, script, sleep, testSettings, useTerminalService, withoutDuration } from './terminalServiceSupport';
+import { executionsIn, jobInForeground, script, sleep, testSettings, useTerminalService, withoutDuration, testMarks } from './terminalServiceSupport';
 
 describe('TerminalService against a fake TerminalHost', () => {
   const t = useTerminalService();
@@ -97,8 +97,8 @@ describe('TerminalService against a fake TerminalHost', () => {
       assert.deepEqual(
         t.host.terminals.map((terminal) => terminal.options),
         [
-          { name: 'Shepherd: default', reveal: true, cwd: t.workspace, shellPath: '/usr/bin/fish', env: managedEnv('fish', t.files()) },
-          { name: 'Shepherd: build', reveal: true, cwd: t.workspace, shellPath: '/usr/bin/fish', env: managedEnv('fish', t.files()) },
+          { name: 'Shepherd: default', reveal: true, cwd: t.workspace, shellPath: '/usr/bin/fish', env: managedEnv('fish', t.files(), testMarks) },
+          { name: 'Shepherd: build', reveal: true, cwd: t.workspace, shellPath: '/usr/bin/fish', env: managedEnv('fish', t.files(), testMarks) },
         ],
       );
       assert.deepEqual(t.host.integrationWaits, [1000, 1000]);
@@ -108,7 +108,7 @@ describe('TerminalService against a fake TerminalHost', () => {
       t.setup({ noWorkspace: true, settings: { revealOnCreate: false } });
       script(t.host, { ls: ['', 0] });
       await t.service.run({ command: 'ls' });
-      assert.deepEqual(t.host.last.options, { name: 'Shepherd: default', reveal: false, env: managedEnv('bash', t.files()) });
+      assert.deepEqual(t.host.last.options, { name: 'Shepherd: default', reveal: false, env: managedEnv('bash', t.files(), testMarks) });
     });
   });
 

@@ -20,7 +20,7 @@ import { managedEnv } from '../../../extension/src/core/terminals/integration/in
 import { collectingLogger } from '../../support/collectingLogger';
 import { waitFor } from '../processes/helpers';
 import type { FakeTerminal } from '../terminals/fakeTerminalHost';
-import { rejectsWith, script, testSettings, useTerminalService } from './terminalServiceSupport';
+import { rejectsWith, script, testSettings, useTerminalService, testMarks } from './terminalServiceSupport';
 
 describe('TerminalService against a fake TerminalHost', () => {
   const t = useTerminalService();
@@ -38,7 +38,7 @@ describe('TerminalService against a fake TerminalHost', () => {
       assert.equal(ours!.options.shellPath, '/bin/bash');
       assert.equal(ours!.options.shellArgs![0], '--init-file');
       assert.match(readFileSync(ours!.options.shellArgs![1]!, 'utf8'), /633;D;%s/);
-      assert.deepEqual(ours!.options.env, managedEnv('bash', t.files()));
+      assert.deepEqual(ours!.options.env, managedEnv('bash', t.files(), testMarks));
       assert.deepEqual(t.service.list().map((info) => [info.shell, info.strategy]), [['bash', 'shepherd']]);
     });
 
@@ -145,9 +145,9 @@ describe('TerminalService against a fake TerminalHost', () => {
     /** What shell/pwsh.ps1's prompt writes after a command: the ladder's properties, then D, then the next prompt's marks. */
     const promptAfter = (code: number, source: string): string =>
       `${osc(`P;TshepExitCode=${code}`)}${osc(`P;TshepExitSource=${source}`)}${osc(`D;${code}`)}`;
-    /** The command file of an execution (`[__TshepC; ]. "$env:TSHEP_R/c-....ps1"`). */
+    /** The command file of an execution (`[__TshepC; ]. "$env:TSHEP_R/c-....ps1"[; __TshepAfterFile ...]`). */
     const fileOf = (terminal: FakeTerminal, line: string): string => {
-      const match = /^(?:__TshepC; )?\. "\$env:TSHEP_R\/(c-[0-9a-f]+\.ps1)"$/.exec(line);
+      const match = /^(?:__TshepC; )?\. "\$env:TSHEP_R\/(c-[0-9a-f]+\.ps1)"(?:; __TshepAfterFile \$\? \$global:LASTEXITCODE)?$/.exec(line);
       assert.ok(match, line);
       return readFileSync(path.join(terminal.options.env!.TSHEP_R!, match[1]!), 'utf8');
     };
@@ -170,7 +170,8 @@ describe('TerminalService against a fake TerminalHost', () => {
       const result = await t.service.run({ command: 'git status' });
       assert.deepEqual([result.status, result.exitCode, result.exitCodeSource, result.output, result.strategy], ['completed', 128, 'native', 'fatal: not a git repository', 'shepherd']);
       assert.match(line, /^__TshepC; \. "\$env:TSHEP_R\/c-[0-9a-f]+\.ps1"$/);
-      assert.equal(file, 'git status\n', 'the end marker comes from the prompt, never from the command line or its file');
+      // The file keeps its own $? (after `. file`, $? says only that the file ran) for the prompt to report.
+      assert.equal(file, 'git status\n$global:__TshepFileOk = $?\n', 'the end marker comes from the prompt, never from the command line or its file');
       const terminal = t.host.terminals[0]!;
       assert.deepEqual(terminal.options.shellArgs?.slice(0, 5), ['-NoLogo', '-NoExit', '-ExecutionPolicy', 'Bypass', '-Command']);
       assert.equal(terminal.options.env?.TSHEP_PWSH?.endsWith('pwshCommon.ps1'), true);
@@ -217,7 +218,7 @@ describe('TerminalService against a fake TerminalHost', () => {
       };
       const first = await t.service.run({ command: 'git status' });
       assert.deepEqual([first.strategy, first.exitCode, first.exitCodeSource, first.output], ['vscode', 128, 'native', 'fatal: not a git repository']);
-      assert.equal(file, pwshReportingFileText('git status'));
+      assert.equal(file, pwshReportingFileText('git status', { reportScreen: true }));
       const second = await t.service.run({ command: 'throw "x"' });
       assert.deepEqual([second.exitCode, second.exitCodeSource], [1, 'shell']);
     });

@@ -28,7 +28,12 @@ export const testSettings: ShepherdSettings = {
   gracePeriodMs: 300,
   defaultTimeoutMs: 5000,
   shellIntegrationTimeoutMs: 1000,
+  // Lines as the tests write them; the leading space of the history setting has its own tests.
+  preventShellHistory: false,
 };
+
+/** The agent marks of a terminal the tests open (no client, the history setting of testSettings). */
+export const testMarks = { agent: 'terminal-shepherd', preventShellHistory: false } as const;
 
 export const jobInForeground = (foregroundCommand?: string): ShellActivity => ({
   foreground: 'job',

@@ -181,9 +181,9 @@ describe('TerminalService against a fake TerminalHost', () => {
       const sub = path.join(t.workspace, 'sub');
       const commands: string[] = [];
       t.host.onExecute = (execution, terminal) => {
-        // PowerShell commands go through a file (see "PowerShell exit codes"); with our integration it holds the command alone.
+        // PowerShell commands go through a file (see "PowerShell exit codes"); with our integration it holds the command and the line that keeps its $?.
         const name = /(c-[0-9a-f]+\.ps1)/.exec(execution.commandLine)![1]!;
-        commands.push(readFileSync(path.join(terminal.options.env!.TSHEP_R!, name), 'utf8').trimEnd());
+        commands.push(readFileSync(path.join(terminal.options.env!.TSHEP_R!, name), 'utf8').split('\n')[0]!);
         execution.complete('', 0);
       };
       await t.service.run({ command: 'first' });
@@ -222,13 +222,14 @@ describe('TerminalService against a fake TerminalHost', () => {
       await rejectsWith(t.service.state({ name: 'nope' }), BridgeErrorCode.TerminalNotFound, notFound('Managed terminals: "default", "build".'));
     });
 
-    it('lists every open terminal: name, busy, pid, cwd, command, status and exit code', async () => {
+    it('lists every open terminal: name, busy, pid, cwd, command, status, exit code and the agent session that started it', async () => {
       script(t.host, { false: ['', 1] });
+      const agentSession = { client: 'claude-code', id: 's-1', from: 'env.CLAUDE_CODE_SESSION_ID' };
       await t.service.run({ command: 'false' });
-      await t.service.run({ command: 'npm run dev', name: 'dev', waitMode: 'background' });
+      await t.service.run({ command: 'npm run dev', name: 'dev', waitMode: 'background' }, { meta: { agentSession } });
       assert.deepEqual(t.service.list(), [
         { name: 'default', busy: false, shellIntegration: true, shell: 'bash', strategy: 'vscode', pid: 1001, cwd: t.workspace, command: 'false', status: 'completed', exitCode: 1 },
-        { name: 'dev', busy: true, shellIntegration: true, shell: 'bash', strategy: 'vscode', pid: 1002, cwd: t.workspace, command: 'npm run dev', status: 'running' },
+        { name: 'dev', busy: true, shellIntegration: true, shell: 'bash', strategy: 'vscode', pid: 1002, cwd: t.workspace, command: 'npm run dev', status: 'running', agentSession },
       ]);
       t.host.last.close(undefined);
       assert.deepEqual(

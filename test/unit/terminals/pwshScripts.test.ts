@@ -9,9 +9,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { EXIT_CODE_PROPERTY, EXIT_SOURCE_PROPERTY } from '../../../extension/src/core/output/shellMarkers';
+import { EXIT_CODE_PROPERTY, EXIT_SOURCE_PROPERTY, SCREEN_PROPERTY } from '../../../extension/src/core/output/shellMarkers';
 import { PWSH_COMMON_VARIABLE, pwshReportingFileText } from '../../../extension/src/core/terminals/commandText';
 import { shepherdCommandLines } from '../../../extension/src/core/terminals/strategies/shepherdStrategy';
+import { vscodeCommandLines } from '../../../extension/src/core/terminals/strategies/vscodeStrategy';
 import { constrainedLanguageViolations, dotSourceConditions } from '../../support/powershellSyntax';
 import { SHELL_SCRIPTS } from './fakeTerminalHost';
 
@@ -30,6 +31,7 @@ describe("PowerShell scripts, parsed (ConstrainedLanguage: no method calls, no t
 
   it('the command files Terminal Shepherd writes add none either', async () => {
     assert.deepEqual(await constrainedLanguageViolations(pwshReportingFileText('git status'), ALLOWED_TYPES), []);
+    assert.deepEqual(await constrainedLanguageViolations(vscodeCommandLines.fileText!('pwsh', 'git status'), ALLOWED_TYPES), []);
     assert.deepEqual(await constrainedLanguageViolations(shepherdCommandLines.sourceLine('pwsh', 'c-1.ps1'), ALLOWED_TYPES), []);
   });
 
@@ -79,11 +81,13 @@ describe("PowerShell scripts, parsed (ConstrainedLanguage: no method calls, no t
       const common = script('pwshCommon.ps1');
       assert.match(common, new RegExp(`P;${EXIT_CODE_PROPERTY}=`));
       assert.match(common, new RegExp(`P;${EXIT_SOURCE_PROPERTY}=`));
+      assert.match(common, new RegExp(`P;${SCREEN_PROPERTY}=`));
       for (const source of ['native', 'shell', 'inferred']) assert.match(common, new RegExp(`Source = '${source}'`));
     });
     it('the functions the typed lines and command files call are defined by the scripts', () => {
       const defined = [...(script('pwsh.ps1') + script('pwshCommon.ps1')).matchAll(/function global:(\w+)/g)].map((m) => m[1]);
-      const called = [...(shepherdCommandLines.sourceLine('pwsh', 'c.ps1') + pwshReportingFileText('x')).matchAll(/__Tshep\w+/g)].map((m) => m[0]);
+      const lines = shepherdCommandLines.sourceLine('pwsh', 'c.ps1') + shepherdCommandLines.fileText!('pwsh', 'x') + vscodeCommandLines.sourceLine('pwsh', 'c.ps1') + vscodeCommandLines.fileText!('pwsh', 'x');
+      const called = [...lines.matchAll(/(?<![$:])__Tshep\w+/g)].map((m) => m[0]); // functions, not $global: variables
       assert.ok(called.length >= 4);
       for (const name of called) assert.ok(defined.includes(name), `${name} is not defined by shell/pwsh*.ps1`);
       assert.match(pwshReportingFileText('x'), new RegExp(`^\\. \\$env:${PWSH_COMMON_VARIABLE}\\n`));

@@ -101,9 +101,10 @@ describe('execution strategies: pure logic', () => {
       runsDir: '/p/runs',
     };
     it('every managed terminal gets pagers that print; zsh also loses its end-of-line mark', () => {
-      assert.deepEqual(managedEnv('bash'), PAGER_ENV);
-      assert.deepEqual(managedEnv('bash', files), { ...PAGER_ENV, TSHEP_R: '/p/runs' });
-      assert.deepEqual(managedEnv('pwsh', files), { ...PAGER_ENV, TSHEP_R: '/p/runs', TSHEP_PWSH: 'C:\\p\\pwshCommon.ps1' }, 'PowerShell also gets the exit-code ladder');
+      const marks = { AI_AGENT: 'terminal-shepherd', TERMINAL_SHEPHERD: '1', VSCODE_PREVENT_SHELL_HISTORY: '1' };
+      assert.deepEqual(managedEnv('bash'), { ...PAGER_ENV, ...marks });
+      assert.deepEqual(managedEnv('bash', files), { ...PAGER_ENV, ...marks, TSHEP_R: '/p/runs' });
+      assert.deepEqual(managedEnv('pwsh', files), { ...PAGER_ENV, ...marks, TSHEP_R: '/p/runs', TSHEP_PWSH: 'C:\\p\\pwshCommon.ps1' }, 'PowerShell also gets the exit-code ladder');
       assert.equal(managedEnv('zsh').PROMPT_EOL_MARK, '');
       assert.equal(PAGER_ENV.GIT_PAGER, 'cat');
       assert.equal(PAGER_ENV.PAGER, 'cat');
@@ -147,7 +148,7 @@ describe('execution strategies: pure logic', () => {
     it('sources through $TSHEP_R per shell; sh with our integration prints C first', () => {
       assert.equal(vscode.sourceLine('bash', 'c-1.sh'), '. "$TSHEP_R/c-1.sh"');
       assert.equal(shepherd.sourceLine('fish', 'c-1.fish'), 'source $TSHEP_R/c-1.fish');
-      assert.equal(vscode.sourceLine('pwsh', 'c-1.ps1'), '. "$env:TSHEP_R/c-1.ps1"');
+      assert.equal(vscode.sourceLine('pwsh', 'c-1.ps1'), '. "$env:TSHEP_R/c-1.ps1"; __TshepAfterFile $? $global:LASTEXITCODE', 'the report after an `exit` in the file');
       assert.equal(shepherd.sourceLine('sh', 'c-1.sh'), '__tshep_c; . "$TSHEP_R/c-1.sh"');
       assert.equal(shepherd.sourceLine('pwsh', 'c-1.ps1'), '__TshepC; . "$env:TSHEP_R/c-1.ps1"', 'PowerShell with our integration prints C (and clears $LASTEXITCODE) first');
     });

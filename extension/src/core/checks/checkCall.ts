@@ -7,7 +7,7 @@
  */
 import { formatDuration } from '../../../../common/src/format';
 import type { Logger } from '../../../../common/src/logger';
-import type { CommandSafety, TerminalRunResult } from '../../../../common/src/protocol';
+import type { AgentSession, CommandSafety, TerminalRunResult } from '../../../../common/src/protocol';
 import { cancelledBeforeStartError } from '../errors';
 import { shellLabel } from '../terminals/shellKind';
 import type { ApprovalAnswer, ApprovalOffer, ApprovalPort, ApprovalQuestion, Caller, CheckedCall, CommandCheck } from './commandCheck';
@@ -37,6 +37,8 @@ export interface DecisionRecord {
   readonly shell: string;
   readonly cwd: string | undefined;
   readonly safety: CommandSafety;
+  /** The agent session whose call it was (added by the call's context). */
+  readonly agentSession?: AgentSession;
 }
 
 export type CheckOutcome<C extends CheckedCall> =

@@ -2,7 +2,7 @@
  * The process ledger's public API, in one place: what the extension, the bridge handlers
  * (process/list, process/kill, process/killOrphans, process/summary) and the views use.
  */
-import type { KillResult, LedgerSummary, ListProcessesResult, TrackedProcess } from '../../../../common/src/protocol';
+import type { AgentSession, KillResult, LedgerSummary, ListProcessesResult, TrackedProcess } from '../../../../common/src/protocol';
 import { settingsTable } from '../../../../common/src/settings';
 import type { Event } from '../events';
 import type { DecisionEvent } from './formats';
@@ -55,8 +55,8 @@ export interface ProcessLedger {
 
   /** A managed terminal exists; its shell is the root of what it spawns (not tracked itself). */
   terminalOpened(name: string, shellPid: number | undefined): void;
-  /** A command started in the terminal: its tree is polled every pollIntervalMs. */
-  runStarted(name: string): void;
+  /** A command started in the terminal: its tree is polled every pollIntervalMs; what appears there is recorded as `agentSession`'s (the run's caller). */
+  runStarted(name: string, agentSession?: AgentSession): void;
   /** The command ended: a final snapshot now (background jobs stay tracked at the idle cadence). */
   runEnded(name: string): void;
   /** The terminal closed: its processes still running are killed (identity-checked) and logged `killed`. */

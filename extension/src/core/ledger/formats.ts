@@ -2,7 +2,9 @@
  * The ledger's files under the data dir (`<workspace>/.devtools/`) and their formats. Readers are
  * lenient per record (a bad line or entry is skipped, never fatal) and strict about identities:
  * an entry without pid + OS start time cannot be told apart from a process that reused its pid.
+ * Fields added later are optional, so files written before them still load.
  */
+import type { AgentSession } from '../../../../common/src/protocol';
 
 export const LEDGER_FILES = {
   /** Append-only JSONL of LedgerEvents. */
@@ -68,6 +70,8 @@ export interface LedgerEvent {
   readonly reason?: KillReason | CloseReason;
   /** orphaned and closed: the session that had tracked the process. */
   readonly fromSessionId?: string;
+  /** started, spawned, orphaned: the agent session whose run started the process, when its client named one. */
+  readonly agentSession?: AgentSession;
 }
 
 /** A per-command safety decision (the `decided` line): the command, the rules, the answer and how long an allow lasts. */
@@ -86,6 +90,8 @@ export interface DecisionEvent {
   readonly answer?: string;
   readonly scope?: string;
   readonly via?: string;
+  /** The agent session whose call it was, when its client named one. */
+  readonly agentSession?: AgentSession;
 }
 
 /** A window, told apart from a later process with the same pid by its start time. */
@@ -110,6 +116,8 @@ export interface ActiveEntry {
   readonly owner: OwnerIdentity;
   /** For an adopted orphan: the session that first tracked it. */
   readonly originSessionId?: string;
+  /** The agent session whose run started it, when its client named one. */
+  readonly agentSession?: AgentSession;
 }
 
 export interface ActiveFile {
@@ -129,6 +137,7 @@ export interface SessionProcess {
   readonly endedAt?: string;
   readonly status: 'running' | 'completed' | 'killed' | 'orphaned';
   readonly ports: readonly number[];
+  readonly agentSession?: AgentSession;
 }
 
 export interface SessionSummary {
@@ -192,7 +201,14 @@ export function parseActiveEntry(value: unknown): ActiveEntry | undefined {
     sessionId: value.sessionId,
     owner: { pid: owner.pid, startTime: owner.startTime },
     ...(isText(value.originSessionId) ? { originSessionId: value.originSessionId } : {}),
+    ...agentSessionField(value.agentSession),
   };
+}
+
+/** An agent session as recorded, or nothing when it is missing or not one. */
+function agentSessionField(value: unknown): { agentSession?: AgentSession } {
+  if (!isObject(value) || typeof value.client !== 'string' || !isText(value.id)) return {};
+  return { agentSession: { client: value.client, id: value.id, from: str(value.from) } };
 }
 
 /** The key under which a process is the same process: pid plus OS start time. */

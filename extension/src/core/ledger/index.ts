@@ -27,10 +27,12 @@ export interface ProcessLedgerOptions {
   readonly logger: Logger;
   /** Every failure to write under dataDir (each is logged too). */
   readonly onWriteFailure?: (path: string, error: unknown) => void;
+  /** Takes secrets out of the command lines written to disk; read at every write. */
+  readonly redact?: () => (text: string) => string;
 }
 
 export function createProcessLedger(options: ProcessLedgerOptions): ProcessLedger {
-  const store = new LedgerStore({ dir: options.dataDir, logger: options.logger, maxLogBytes: () => options.settings().logMaxBytes });
+  const store = new LedgerStore({ dir: options.dataDir, logger: options.logger, maxLogBytes: () => options.settings().logMaxBytes, ...(options.redact ? { redact: options.redact } : {}) });
   return new ProcessTracker({
     monitor: options.monitor,
     store,

@@ -38,6 +38,8 @@ export interface LedgerStoreOptions {
   readonly lock?: Partial<FileLockOptions>;
   /** Session summaries kept by init(); older ones are removed. Default 50. */
   readonly keepSessions?: number;
+  /** Takes secrets out of the command lines written (secrets/redaction.ts); read at every write. */
+  readonly redact?: () => (text: string) => string;
 }
 
 export interface ActiveReadResult {
@@ -64,6 +66,10 @@ export class LedgerStore {
   private readonly lockOptions: FileLockOptions;
   private readonly maxLogBytes: () => number;
   private appending: Promise<unknown> = Promise.resolve();
+
+  private redactor(): (text: string) => string {
+    return this.options.redact?.() ?? ((text) => text);
+  }
 
   constructor(private readonly options: LedgerStoreOptions) {
     this.dir = options.dir;
@@ -94,7 +100,7 @@ export class LedgerStore {
     if (events.length === 0) {
       return Promise.resolve();
     }
-    const lines = events.map((e) => JSON.stringify(e));
+    const lines = events.map((e) => JSON.stringify(e.cmd === undefined ? e : { ...e, cmd: this.redactor()(e.cmd) }));
     const done = this.appending.then(async () => {
       const size = await appendLines(this.logPath, lines);
       if (size > this.maxLogBytes()) {
@@ -162,8 +168,10 @@ export class LedgerStore {
     return withFileLock(this.lockPath, this.lockOptions, async () => {
       const current = await this.readActive();
       const next = mutate(current.entries);
-      if (current.corrupt || JSON.stringify(next.entries) !== JSON.stringify(current.entries)) {
-        const file: ActiveFile = { version: 1, updatedAt: new Date().toISOString(), entries: next.entries };
+      const redact = this.redactor();
+      const entries = next.entries.map((entry) => ({ ...entry, commandLine: redact(entry.commandLine) }));
+      if (current.corrupt || JSON.stringify(entries) !== JSON.stringify(current.entries)) {
+        const file: ActiveFile = { version: 1, updatedAt: new Date().toISOString(), entries };
         await writeFileAtomic(this.activePath, `${JSON.stringify(file, null, 2)}\n`);
       }
       return next.result;
@@ -176,7 +184,9 @@ export class LedgerStore {
       throw new Error(`ledger: unusable session id ${JSON.stringify(summary.sessionId)}`);
     }
     await fs.mkdir(this.sessionsDir, { recursive: true });
-    await writeFileAtomic(path.join(this.sessionsDir, `${summary.sessionId}.json`), `${JSON.stringify(summary, null, 2)}\n`);
+    const redact = this.redactor();
+    const redacted: SessionSummary = { ...summary, processes: summary.processes.map((p) => ({ ...p, commandLine: redact(p.commandLine) })) };
+    await writeFileAtomic(path.join(this.sessionsDir, `${summary.sessionId}.json`), `${JSON.stringify(redacted, null, 2)}\n`);
   }
 
   /** Renames the log to generation 1 (older generations move up, the oldest is dropped), under the lock. */

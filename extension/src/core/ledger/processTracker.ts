@@ -11,7 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../../../../common/src/logger';
-import type { KillResult, LedgerSummary, ListProcessesResult } from '../../../../common/src/protocol';
+import type { AgentSession, KillResult, LedgerSummary, ListProcessesResult } from '../../../../common/src/protocol';
 import type { Event } from '../events';
 import { isActionablePid, type ProcessMonitor } from '../processes/types';
 import type { LedgerSettings, LedgerStartup, ProcessLedger } from './api';
@@ -122,12 +122,13 @@ export class ProcessTracker implements ProcessLedger {
     this.watches.set(name, { id: this.nextWatchId++, name, shellPid, shell: shellPid === undefined ? 'gone' : 'unresolved', runActive: false });
   }
 
-  runStarted(name: string): void {
+  runStarted(name: string, agentSession?: AgentSession): void {
     const watch = this.watches.get(name);
     if (!watch || this.disposing) {
       return;
     }
     watch.runActive = true;
+    watch.agentSession = agentSession;
     this.cadence.runStarted();
   }
 

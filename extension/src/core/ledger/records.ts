@@ -2,7 +2,7 @@
  * The tracker's in-memory record of one process and its conversions to the shapes that leave
  * it: the protocol's TrackedProcess, an active-file entry, a log event, a session line.
  */
-import type { LedgerSummary, ProcessStatus, TrackedProcess } from '../../../../common/src/protocol';
+import type { AgentSession, LedgerSummary, ProcessStatus, TrackedProcess } from '../../../../common/src/protocol';
 import type { ProcessIdentity, ProcessInfo } from '../processes/types';
 import type { ActiveEntry, LedgerEvent, LedgerEventKind, OwnerIdentity, SessionProcess } from './formats';
 
@@ -21,6 +21,8 @@ export interface TrackedRecord {
   readonly watchId?: number;
   /** For an adopted orphan: the session that first tracked it. */
   readonly originSessionId?: string;
+  /** The agent session whose run in its terminal was the last when it appeared. */
+  readonly agentSession?: AgentSession;
 }
 
 export function isLive(record: TrackedRecord): boolean {
@@ -31,7 +33,7 @@ export function identityOf(record: TrackedRecord): ProcessIdentity {
   return { pid: record.pid, startTime: record.startTime, commandLine: record.commandLine };
 }
 
-export function recordFromInfo(info: ProcessInfo, terminalName: string, watchId: number | undefined): TrackedRecord {
+export function recordFromInfo(info: ProcessInfo, terminalName: string, watchId: number | undefined, agentSession?: AgentSession): TrackedRecord {
   return {
     pid: info.pid,
     startTime: info.startTime,
@@ -43,6 +45,7 @@ export function recordFromInfo(info: ProcessInfo, terminalName: string, watchId:
     status: 'running',
     ports: [],
     ...(watchId !== undefined ? { watchId } : {}),
+    ...(agentSession ? { agentSession } : {}),
   };
 }
 
@@ -58,6 +61,7 @@ export function orphanFromEntry(entry: ActiveEntry): TrackedRecord {
     status: 'orphaned',
     ports: [...entry.ports],
     originSessionId: entry.originSessionId ?? entry.sessionId,
+    ...(entry.agentSession ? { agentSession: entry.agentSession } : {}),
   };
 }
 
@@ -72,6 +76,7 @@ export function toTrackedProcess(record: TrackedRecord): TrackedProcess {
     ...(record.endedAt !== undefined ? { endedAt: record.endedAt } : {}),
     status: record.status,
     ports: [...record.ports],
+    ...(record.agentSession ? { agentSession: record.agentSession } : {}),
   };
 }
 
@@ -96,6 +101,7 @@ export function toActiveEntry(record: TrackedRecord, sessionId: string, owner: O
     sessionId,
     owner,
     ...(record.originSessionId !== undefined ? { originSessionId: record.originSessionId } : {}),
+    ...(record.agentSession ? { agentSession: record.agentSession } : {}),
   };
 }
 
@@ -122,6 +128,7 @@ export function eventFor(
     terminal: record.terminalName,
     ...(full || kind === 'closed' ? { cmd: record.commandLine, parentPid: record.parentPid, startedAt: record.startedAt } : {}),
     ...(full || kind === 'ports' || kind === 'killed' ? { ports: [...record.ports] } : {}),
+    ...(full && record.agentSession ? { agentSession: record.agentSession } : {}),
     ...extra,
   };
 }

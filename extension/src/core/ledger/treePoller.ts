@@ -5,6 +5,7 @@
  * tracker's.
  */
 import type { Logger } from '../../../../common/src/logger';
+import type { AgentSession } from '../../../../common/src/protocol';
 import type { ProcessIdentity, ProcessMonitor } from '../processes/types';
 import { identityKey } from './formats';
 import { aliveKeys } from './processChecks';
@@ -20,6 +21,8 @@ export interface TerminalWatch {
   /** The shell's identity once looked up; 'gone' when it exited or never had a pid. */
   shell: ProcessIdentity | 'unresolved' | 'gone';
   runActive: boolean;
+  /** The agent session of the terminal's last run: what appears there from then on is recorded as its. */
+  agentSession?: AgentSession;
 }
 
 /** What a poll checks besides the watched trees. */
@@ -105,7 +108,7 @@ export class TreePoller {
     }
     const ts = this.records.timestamp();
     for (const info of diff.added) {
-      this.records.track(recordFromInfo(info, watch.name, watch.id), info.ppid === shell.pid ? 'started' : 'spawned', ts);
+      this.records.track(recordFromInfo(info, watch.name, watch.id, watch.agentSession), info.ppid === shell.pid ? 'started' : 'spawned', ts);
     }
   }
 

@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import { promisify } from 'node:util';
 import { DEVTOOLS_DIR } from '../../../../common/src/bridgeDiscovery';
+import type { RedactionStream } from '../secrets/redaction';
 
 const BATCH_CHARS = 64 * 1024;
 /** Longest a batch (or a changed screen) waits before it is handed to the disk. */
@@ -44,6 +45,8 @@ export class LogFileWriter {
   constructor(
     readonly path: string,
     private readonly screen?: () => string,
+    /** Secrets out of everything written (the screen tail too); none when redaction is off. */
+    private readonly redaction?: RedactionStream,
   ) {
     fs.mkdirSync(nodePath.dirname(path), { recursive: true });
     this.fd = fs.openSync(path, 'w', 0o644);
@@ -95,6 +98,7 @@ export class LogFileWriter {
     this.closing ??= (async () => {
       clearTimeout(this.flushTimer);
       this.writeBatch(false);
+      if (this.redaction) finalText = this.redaction.push(finalText);
       const tail = finalText.length > 0 ? `${'\n'.repeat(this.heldNewlines)}${finalText}\n` : this.wroteText ? '\n' : '';
       this.enqueue(() => this.writeTail(tail));
       await this.queue;
@@ -129,7 +133,9 @@ export class LogFileWriter {
     }
     const wroteBatch = this.batchChars > 0;
     if (wroteBatch) {
-      const data = Buffer.from(this.batch.length === 1 ? this.batch[0]! : this.batch.join(''), 'utf8');
+      // Redacted a batch at a time: one scan per 64 KiB, not one per line.
+      const text = this.batch.length === 1 ? this.batch[0]! : this.batch.join('');
+      const data = Buffer.from(this.redaction ? this.redaction.push(text) : text, 'utf8');
       const chars = this.batchChars;
       this.batch = [];
       this.batchChars = 0;
@@ -141,7 +147,7 @@ export class LogFileWriter {
       });
     }
     if (withScreen && this.screen) {
-      const screen = this.screen();
+      const screen = this.redaction ? this.redaction.peek(this.screen()) : this.screen();
       const tail = screen.length > 0 ? `${'\n'.repeat(this.heldNewlines)}${screen}` : '';
       if (wroteBatch || tail !== this.lastTail) this.enqueue(() => this.writeTail(tail));
       // The screen changes without new final text (a progress bar, a prompt): look again later.

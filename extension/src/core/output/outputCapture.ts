@@ -7,6 +7,9 @@
  *   snapshot() -> the whole output, or truncatedText() once it exceeds the limit
  *
  * The renderer emits finished lines as a stream; the current screen is read from it on demand.
+ * A shell that reports its screen when the command starts (PowerShell, SCREEN_PROPERTY) gets a
+ * renderer of that size, its output rendered from that cursor: the one made up front is replaced
+ * when its size differs (the factory remembers each terminal's size, so that is the first run's).
  * When the output first exceeds the limit, the log file receives the whole stream: what was seen
  * so far (still fully in memory until then, as it is under the limit), everything after, and the
  * final screen at close. A run that lasts longer than persistAfterMs writes its stream there as it
@@ -23,6 +26,7 @@ import { OscParser } from './oscParser';
 import { OutputSpill, type OutputSpillOptions } from './outputSpill';
 import { PromptEchoFilter } from './promptEchoFilter';
 import type { RunOutput, RunOutputSnapshot } from './runOutput';
+import type { ScreenOrigin, ScreenReport } from './outputStart';
 import { TerminalRenderer } from './terminalRenderer';
 import { truncatedText } from './truncatedText';
 
@@ -34,8 +38,16 @@ export interface OutputCaptureOptions extends OutputSpillOptions {
    * command-executed markers (the prompt and the echoed command line), default true.
    */
   readonly stripPromptAndEcho?: boolean;
+  /** The real terminal's size, where it is known (with `origin`); otherwise a wide renderer. */
   readonly cols?: number;
   readonly rows?: number;
+  /**
+   * The cursor on the real screen (of `cols` x `rows`) when the command started: its output is
+   * rendered from there, so ConPTY's absolute-row repaints land where they did.
+   */
+  readonly origin?: ScreenOrigin;
+  /** The shell reported its screen (the output is rendered on one that size from then on). */
+  readonly onScreen?: (report: ScreenReport) => void;
   readonly sliceChars?: number;
   /** Render long runs of plain lines without the emulator (default true). */
   readonly fastPath?: boolean;
@@ -66,7 +78,9 @@ export interface OutputCaptureStats {
 export class OutputCapture implements RunOutput {
   readonly limit: number;
   private readonly osc = new OscParser();
-  private readonly renderer: TerminalRenderer;
+  private renderer: TerminalRenderer;
+  private readonly rendererOptions: Pick<OutputCaptureOptions, 'sliceChars' | 'fastPath'>;
+  private readonly onScreen: ((report: ScreenReport) => void) | undefined;
   private readonly filter: PromptEchoFilter;
   private readonly spill: OutputSpill;
   private readonly stream: BoundedOutput;
@@ -87,14 +101,16 @@ export class OutputCapture implements RunOutput {
     this.logger = options.logger;
     this.spill = new OutputSpill({ ...options, screen: () => (this.closing ? '' : this.screenText()) });
     this.stream = new BoundedOutput(this.limit, this.spill);
-    this.renderer = new TerminalRenderer({
-      onOutput: (text) => this.stream.append(text),
-      ...(options.cols !== undefined ? { cols: options.cols } : {}),
-      ...(options.rows !== undefined ? { rows: options.rows } : {}),
-      ...(options.sliceChars !== undefined ? { sliceChars: options.sliceChars } : {}),
-      ...(options.fastPath !== undefined ? { fastPath: options.fastPath } : {}),
-    });
-    this.filter = new PromptEchoFilter(this.renderer, options.stripPromptAndEcho ?? true);
+    this.rendererOptions = options;
+    this.onScreen = options.onScreen;
+    this.renderer = this.newRenderer(options.cols, options.rows);
+    const target = {
+      write: (data: string) => this.renderer.write(data),
+      ensureLineStart: () => this.renderer.ensureLineStart(),
+      startAt: (origin: ScreenOrigin, clearScreen?: boolean) => this.renderer.startAt(origin, clearScreen),
+      screen: (report: ScreenReport) => this.useScreen(report),
+    };
+    this.filter = new PromptEchoFilter(target, options.stripPromptAndEcho ?? true, options.origin);
     if (options.logFilePath) {
       this.persistTimer = setTimeout(() => {
         this.persistTimer = undefined;
@@ -122,7 +138,7 @@ export class OutputCapture implements RunOutput {
 
   /** Resolves once everything written so far is rendered (and the log file has caught up). */
   async flush(): Promise<void> {
-    await this.renderer.flush();
+    await this.flushRenderer();
     this.reportRendererError();
     // The disk gets half the allowance: output that outruns it waits here, not in memory.
     if (this.spill.bufferedChars >= this.highWater / 2) {
@@ -211,7 +227,7 @@ export class OutputCapture implements RunOutput {
   private async doClose(keepLog: boolean): Promise<void> {
     clearTimeout(this.persistTimer);
     this.filter.pass(this.osc.end());
-    await this.renderer.flush();
+    await this.flushRenderer();
     this.reportRendererError();
     const screen = [...this.renderer.currentScreen()];
     const screenText = screen.join('\n');
@@ -222,6 +238,47 @@ export class OutputCapture implements RunOutput {
     this.finalScreen = screen;
     this.renderer.dispose();
     await this.spill.close(screenText, truncated || keepLog);
+  }
+
+  private newRenderer(cols: number | undefined, rows: number | undefined): TerminalRenderer {
+    const { sliceChars, fastPath } = this.rendererOptions;
+    const renderer: TerminalRenderer = new TerminalRenderer({
+      // A replaced renderer's last lines are the shell's, not output (see useScreen).
+      onOutput: (text) => {
+        if (renderer === this.renderer) this.stream.append(text);
+      },
+      ...(cols !== undefined ? { cols } : {}),
+      ...(rows !== undefined ? { rows } : {}),
+      ...(sliceChars !== undefined ? { sliceChars } : {}),
+      ...(fastPath !== undefined ? { fastPath } : {}),
+    });
+    return renderer;
+  }
+
+  /**
+   * The first command's screen, reported before it ran: its output is rendered from that cursor
+   * on a renderer of that size. Whatever the renderer had was the prompt's or the echo's: a
+   * renderer of another size is replaced, one of the same size cleared.
+   */
+  private useScreen(report: ScreenReport): void {
+    this.onScreen?.(report);
+    if (report.cols === this.renderer.cols && report.rows === this.renderer.rows) {
+      this.renderer.startAt(report, true);
+      return;
+    }
+    const replaced = this.renderer;
+    this.renderer = this.newRenderer(report.cols, report.rows);
+    replaced.dispose();
+    this.renderer.startAt(report);
+  }
+
+  /** Waits for the renderer, and for the one that replaced it meanwhile (a screen report). */
+  private async flushRenderer(): Promise<void> {
+    let renderer: TerminalRenderer;
+    do {
+      renderer = this.renderer;
+      await renderer.flush();
+    } while (renderer !== this.renderer);
   }
 
   private screenLines(): readonly string[] {

@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import type { Logger } from '../../../../common/src/logger';
 import { LogFileWriter } from './logFile';
+import type { Redactor } from '../secrets/redaction';
 
 export interface OutputSpillOptions {
   /** Path of the log file, asked for once, when the output first exceeds the limit (or the run lasts). */
@@ -16,6 +17,8 @@ export interface OutputSpillOptions {
   readonly logger?: Logger;
   /** Called once when the log file cannot be created or written (the user is told elsewhere). */
   readonly onLogFileFailure?: (path: string, error: Error) => void;
+  /** Takes secrets out of the log file (secrets/redaction.ts); absent: written as rendered. */
+  readonly redactor?: Redactor;
 }
 
 export class OutputSpill {
@@ -31,7 +34,7 @@ export class OutputSpill {
     }
     const path = this.options.logFilePath();
     try {
-      this.file = new LogFileWriter(path, this.options.screen);
+      this.file = new LogFileWriter(path, this.options.screen, this.options.redactor?.stream());
       this.file.append(streamSoFar);
     } catch (error) {
       this.fail(path, error instanceof Error ? error : new Error(String(error)));

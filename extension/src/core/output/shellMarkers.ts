@@ -9,6 +9,12 @@ export const EXIT_CODE_PROPERTY = 'TshepExitCode';
 /** The OSC 633 property saying where the exit code came from (shell, native, inferred: protocol/runResult.ts exitCodeSourceSchema). */
 export const EXIT_SOURCE_PROPERTY = 'TshepExitSource';
 
+/**
+ * The OSC 633 property through which PowerShell reports the screen when a command starts:
+ * `row,col,cols,rows`, the cursor 0-based (outputStart.ts parseScreenReport, shell/pwshCommon.ps1).
+ */
+export const SCREEN_PROPERTY = 'TshepScreen';
+
 /** Which integration emitted a marker, by its OSC number: VS Code's own (633) or FinalTerm-compatible (133). */
 export type ShellMarkerSource = '633' | '133';
 

@@ -1,12 +1,23 @@
 /**
- * The renderer's input queue: text waiting for the emulator and requests for a line start, in
- * order. Slices are cut from its front, small chunks joined and big ones split. Taken entries are
+ * The renderer's input queue: text waiting for the emulator and requests for a line start or for
+ * the output's start on the screen, in order. Slices are cut from its front, small chunks joined and big ones split. Taken entries are
  * blanked and dropped in bulk, so taking from the front stays cheap however many chunks wait.
  */
 
 /** Entry asking for a line break unless the cursor is at the start of a line by then. */
 const LINE_START = Symbol('lineStart');
-type QueueItem = string | typeof LINE_START;
+
+import type { ScreenOrigin } from './outputStart';
+
+/** Entry asking for the output to start at a screen position (see TerminalRenderer.startAt). */
+export class OriginRequest {
+  constructor(
+    readonly origin: ScreenOrigin,
+    /** What the screen shows is not output (the prompt's, drawn where our cursor was not): erase it. */
+    readonly clearScreen: boolean,
+  ) {}
+}
+type QueueItem = string | typeof LINE_START | OriginRequest;
 
 export class SliceQueue {
   private readonly items: QueueItem[] = [];
@@ -24,8 +35,22 @@ export class SliceQueue {
     this.items.push(LINE_START);
   }
 
-  /** Puts data back at the front. */
-  unshift(data: string): void {
+  pushOrigin(request: OriginRequest): void {
+    this.items.push(request);
+  }
+
+  /** Removes an origin request from the front and returns it; undefined if the front is not one. */
+  takeOrigin(): OriginRequest | undefined {
+    const item = this.isEmpty ? undefined : this.items[this.head];
+    if (!(item instanceof OriginRequest)) {
+      return undefined;
+    }
+    this.head++;
+    return item;
+  }
+
+  /** Puts data (or an origin request) back at the front. */
+  unshift(data: string | OriginRequest): void {
     if (this.head > 0) {
       this.items[--this.head] = data;
     } else {
@@ -47,13 +72,13 @@ export class SliceQueue {
     this.head = 0;
   }
 
-  /** Takes up to `maxChars` of text from the front, stopping at a line-start request. */
+  /** Takes up to `maxChars` of text from the front, stopping at a line-start or origin request. */
   takeSlice(maxChars: number): string {
     const parts: string[] = [];
     let size = 0;
     while (this.head < this.items.length && size < maxChars) {
       const item = this.items[this.head]!;
-      if (item === LINE_START) {
+      if (typeof item !== 'string') {
         break;
       }
       const room = maxChars - size;

@@ -17,13 +17,17 @@
  * Fast path: a long run of plain lines renders to known text, so the renderer emits those lines
  * itself and gives xterm only the last screenful; fastPathState.ts decides when that is exact.
  *
+ * Where the real screen is known, a command's output starts where it really did (`startAt`,
+ * outputStart.ts).
+ *
  * Emulators are reused through a small pool (emulatorPool.ts).
  */
 import { Terminal, type IMarker } from '@xterm/headless';
 import { logicalLines, rowText, trimTrailingSpaces } from './bufferText';
 import { keepSpareEmulator, resetSequence, takeSpareEmulator } from './emulatorPool';
 import { FastPathState } from './fastPathState';
-import { SliceQueue } from './sliceQueue';
+import { OutputStart, type ScreenOrigin } from './outputStart';
+import { OriginRequest, SliceQueue } from './sliceQueue';
 
 export interface TerminalRendererOptions {
   /** Receives finished text in order: whole lines ending in "\n", or pieces of an overlong line. */
@@ -86,6 +90,8 @@ export class TerminalRenderer {
   private screenCache: { version: number; lines: readonly string[] } | undefined;
   private version = 0;
   private lostRows = false;
+  /** Where the output started on the screen (see startAt). */
+  private readonly start = new OutputStart();
   private directLineCount = 0;
   private failure: Error | undefined;
   /** Set when xterm stopped calling back (an internal error): input is dropped from then on. */
@@ -126,7 +132,12 @@ export class TerminalRenderer {
     };
     // ED 3 (erase saved lines, sent by `clear`) would discard rows we have not read yet. The
     // scrollback is invisible storage to us, so swallowing it changes nothing anyone can see.
-    parser.registerCsiHandler({ final: 'J' }, (params) => params[0] === 3);
+    parser.registerCsiHandler({ final: 'J' }, (params) => {
+      if (!this.altActive && (params[0] === 2 || params[0] === 3)) {
+        this.start.erased();
+      }
+      return params[0] === 3;
+    });
     // Before the screen switches to the alternate buffer (vim, less), read the normal buffer's
     // scrolled rows while markers can still be placed on it.
     parser.registerCsiHandler({ prefix: '?', final: 'h' }, (params) => {
@@ -137,6 +148,7 @@ export class TerminalRenderer {
     });
     // RIS (ESC c) replaces the buffers: read what scrolled, finish the pending line, start over.
     parser.registerEscHandler({ final: 'c' }, () => {
+      this.start.erased();
       this.harvest();
       if (this.pending !== undefined) {
         this.emitLine(this.pending);
@@ -193,6 +205,21 @@ export class TerminalRenderer {
   }
 
   /**
+   * Queues the start of the output at a position of the real screen (the cursor when the command
+   * started): the cursor moves there, and the rows above it count as read (the prompt's). For a
+   * renderer as large as the real screen. `clearScreen`: what was written so far is no output.
+   */
+  startAt(origin: ScreenOrigin, clearScreen = false): void {
+    if (this.disposed) {
+      return;
+    }
+    const row = Math.max(0, Math.min(this.rows - 1, Math.floor(origin.row)));
+    const col = Math.max(0, Math.min(this.cols - 1, Math.floor(origin.col)));
+    this.queue.pushOrigin(new OriginRequest({ row, col }, clearScreen));
+    this.pump();
+  }
+
+  /**
    * Resolves once everything written so far is parsed, harvested and emitted. If xterm stops
    * making progress (an exception inside its parser leaves its queue stuck), it resolves after
    * `stallMs` without progress instead of never; `error` then says why.
@@ -244,7 +271,8 @@ export class TerminalRenderer {
       return cached.lines;
     }
     const buffer = this.term.buffer.normal;
-    const lines = logicalLines(buffer, this.rows, buffer.baseY, this.rows, this.pending);
+    const top = Math.min(this.start.topRows, this.rows);
+    const lines = this.start.screenLines(logicalLines(buffer, this.rows - top, buffer.baseY + top, this.rows - top, this.pending));
     while (lines.length > 0 && lines[lines.length - 1] === '') {
       lines.pop();
     }
@@ -337,6 +365,11 @@ export class TerminalRenderer {
           break;
         }
       }
+      const request = this.queue.takeOrigin();
+      if (request) {
+        this.moveToOrigin(request);
+        continue;
+      }
       if (this.queue.isEmpty) {
         this.queue.clear();
         this.resolveIdle();
@@ -398,9 +431,10 @@ export class TerminalRenderer {
       return { write: slice.slice(0, plan.end), requeue: slice.slice(plan.end) };
     }
     const buffer = this.term.buffer.normal;
-    const above = logicalLines(buffer, this.rows, buffer.baseY, buffer.cursorY, this.pending);
+    const top = Math.min(this.start.topRows, this.rows);
+    const above = logicalLines(buffer, this.rows - top, buffer.baseY + top, buffer.cursorY - top, this.pending);
     this.pending = undefined;
-    this.emit(above.concat(plan.lines).join('\n') + '\n');
+    this.emit(this.start.finalLines(above.concat(plan.lines)).join('\n') + '\n');
     this.directLineCount += plan.lines.length;
     const tail = slice.slice(plan.tailStart, plan.end);
     this.queued -= slice.length - tail.length - (slice.length - plan.end);
@@ -440,13 +474,16 @@ export class TerminalRenderer {
     }
     if (start < end) {
       for (let y = start; y < end; y++) {
+        if (this.start.skipsScrolledRow()) {
+          continue; // a prompt row above the origin scrolled off: not output
+        }
         const line = buffer.getLine(y)!;
         const next = buffer.getLine(y + 1)!;
         const text = rowText(line, next);
         if (line.isWrapped && this.pending !== undefined) {
           this.pending += text;
           if (this.pending.length > this.maxLineChars) {
-            this.emit(this.pending);
+            this.emit(this.start.piece(this.pending));
             this.pending = '';
           }
         } else {
@@ -468,8 +505,39 @@ export class TerminalRenderer {
     }
   }
 
+  /**
+   * Moves the cursor to where the output really starts (the emulator is idle: nothing in flight).
+   * What scrolled is read first; the rows above the origin are the prompt's and count as read.
+   */
+  private moveToOrigin({ origin, clearScreen }: OriginRequest): void {
+    if (this.altActive) {
+      return;
+    }
+    this.harvest();
+    if (clearScreen) {
+      // Home + erase display (as the fast path does): the rows leave without entering scrollback.
+      this.pending = undefined;
+      this.queue.unshift(new OriginRequest(origin, false));
+      this.queue.unshift('\x1b[H\x1b[2J');
+      this.queued += 7;
+      return;
+    }
+    if (this.pending !== undefined) {
+      this.emitLine(this.pending);
+      this.pending = undefined;
+    }
+    this.start.begin(origin);
+    const move = `\x1b[${origin.row + 1};${origin.col + 1}H`;
+    this.queue.unshift(move);
+    this.queued += move.length;
+    this.version++;
+  }
+
   private emitLine(text: string): void {
-    this.emit(trimTrailingSpaces(text) + '\n');
+    const line = this.start.finalLine(trimTrailingSpaces(text));
+    if (line !== undefined) {
+      this.emit(line + '\n');
+    }
   }
 
   private emit(text: string): void {

@@ -57,9 +57,14 @@ export interface ResponseLine {
   readonly text: string;
 }
 
+/** A byte-order mark, and the control sequences pwsh on Linux and macOS writes on stdout even when
+ * it is a pipe (.NET's console switches the cursor keys to application mode, `ESC[?1h`, while it
+ * reads stdin): they land in front of the answer's line. */
+const LEADING_NOISE = /^(?:\uFEFF|\x1b\[[0-?]*[ -/]*[@-~])+/;
+
 /** The answer carried by `line` for `sentinel`, or undefined when the line is not it. */
 export function parseResponseLine(line: string, sentinel: string): ResponseLine | undefined {
-  const trimmed = line.replace(/^\uFEFF/, '').trim();
+  const trimmed = line.replace(LEADING_NOISE, '').trim();
   if (!trimmed.startsWith(`${sentinel} `)) {
     return undefined;
   }

@@ -63,7 +63,10 @@ export function killScript(targets: ReadonlyArray<{ pid: number; start: string }
     `${CIM_PROCESS} | ForEach-Object { if ($_.CreationDate) { $now[[int]$_.ProcessId] = $_.CreationDate.ToUniversalTime().ToString('o') } }`,
     'foreach ($t in $targets) {',
     '  $procId = [int]$t.pid', // $pid is PowerShell's own read-only process id
-    "  if ($now[$procId] -ne $t.start) { [pscustomobject]@{ Pid = $procId; Result = 'changed' }; continue }",
+    // pwsh 7's ConvertFrom-Json turns an ISO date string into a DateTime (5.1 keeps the string):
+    // back to the same round-trip text, or every target would read as 'changed' and none be killed.
+    "  $start = if ($t.start -is [datetime]) { $t.start.ToUniversalTime().ToString('o') } else { [string]$t.start }",
+    "  if ($now[$procId] -ne $start) { [pscustomobject]@{ Pid = $procId; Result = 'changed' }; continue }",
     "  try { Stop-Process -Id $procId -Force -ErrorAction Stop; [pscustomobject]@{ Pid = $procId; Result = 'killed' } }",
     "  catch { $gone = $_.FullyQualifiedErrorId -like 'NoProcessFoundForGivenId*'; [pscustomobject]@{ Pid = $procId; Result = $(if ($gone) { 'gone' } else { 'failed' }); Error = [string]$_ } }",
     '}',
@@ -71,10 +74,14 @@ export function killScript(targets: ReadonlyArray<{ pid: number; start: string }
 }
 
 /** Windows PowerShell by absolute path (present on every supported Windows, not PATH-hijackable), else pwsh. */
-export function spawnPowerShell(): PowerShellChild {
+export function defaultPowerShell(): string {
   const systemRoot = process.env.SystemRoot ?? 'C:\\Windows';
   const winPs = path.win32.join(systemRoot, 'System32', 'WindowsPowerShell', 'v1.0', 'powershell.exe');
-  const exe = existsSync(winPs) ? winPs : 'pwsh.exe';
+  return existsSync(winPs) ? winPs : 'pwsh.exe';
+}
+
+/** The session's PowerShell: reads requests from stdin, no profile, never asks. Tests pass a real pwsh's path. */
+export function spawnPowerShell(exe = defaultPowerShell()): PowerShellChild {
   const child = spawn(exe, ['-NoLogo', '-NoProfile', '-NonInteractive', '-Command', '-'], {
     stdio: ['pipe', 'pipe', 'pipe'],
     windowsHide: true,
@@ -103,7 +110,7 @@ export class WindowsProcessMonitor implements ProcessMonitor {
 
   constructor(options: WindowsMonitorOptions = {}) {
     this.logger = options.logger ?? silentLogger;
-    this.session = options.session ?? new PowerShellSession({ spawn: spawnPowerShell, logger: this.logger });
+    this.session = options.session ?? new PowerShellSession({ spawn: () => spawnPowerShell(), logger: this.logger });
     this.cacheMs = options.cacheMs ?? 5000;
   }
 

@@ -7,7 +7,7 @@
  * the output is silent (input prompts). Every timer is cleared on completion and on dispose.
  */
 import type { Logger } from '../../../../common/src/logger';
-import type { StrategyName, WaitMode } from '../../../../common/src/protocol';
+import type { AgentSession, StrategyName, WaitMode } from '../../../../common/src/protocol';
 import { Emitter, type Disposable } from '../events';
 import type { RunOutput, RunOutputSnapshot } from '../output/runOutput';
 import type { ShellActivity } from '../processes/types';
@@ -38,6 +38,8 @@ export interface RunLaunch {
   /** The directory it runs in; undefined when the terminal's is not known. */
   readonly cwd: string | undefined;
   readonly waitMode: WaitMode;
+  /** The agent session whose call started it (the ledger records it on what the run starts). */
+  readonly agentSession?: AgentSession;
 }
 
 export interface RunProgress {

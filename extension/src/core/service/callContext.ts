@@ -5,6 +5,7 @@
  * deadline, who calls and who is asked, where progress goes).
  */
 import type { Logger } from '../../../../common/src/logger';
+import type { AgentSession } from '../../../../common/src/protocol';
 import type { CheckContext, DecisionRecord } from '../checks/checkCall';
 import type { ApprovalPort, CommandCheck } from '../checks/commandCheck';
 import type { RunProgress } from '../run/commandRun';
@@ -73,9 +74,14 @@ export function callContext(parts: CallParts, options: CallOptions): CallContext
     caller: { session: options.session ?? DEFAULT_SESSION },
     approver: options.approver?.(parts.answerTimeoutMs) ?? parts.approver,
     answerTimeoutMs: parts.answerTimeoutMs,
-    audit: parts.audit,
+    // The decision is recorded with the agent session that asked for it.
+    audit: parts.audit && withAgentSession(parts.audit, options.meta?.agentSession),
     onProgress: options.onProgress,
     logger: parts.logger,
     now: parts.now,
   };
+}
+
+function withAgentSession(audit: (record: DecisionRecord) => void, agentSession: AgentSession | undefined): (record: DecisionRecord) => void {
+  return agentSession ? (record) => audit({ ...record, agentSession }) : audit;
 }

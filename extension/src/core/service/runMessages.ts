@@ -27,6 +27,23 @@ export function statusMessage(terminal: string, state: RunState, status: RunStat
   }
 }
 
+/** A prompt asks for a secret: the person types it, the model waits (or cancels). */
+export function sensitivePromptMessage(terminal: string): string {
+  return (
+    `The command waits for sensitive input (a password, passphrase or token). The user must type it in terminal ${quoteName(terminal)} themselves; ` +
+    'secrets must not pass through the model, so terminal_input refuses to type there. Tell the user, then wait with ' +
+    `${waitCall(terminal)} (the run continues once they have typed it), or cancel the command with ${stopCall(terminal)}.`
+  );
+}
+
+/** Under VS Code's global auto-approve nobody is asked to type a secret: the command is cancelled instead. */
+export function sensitiveCancelledMessage(terminal: string): string {
+  return (
+    `The command asked for sensitive input in terminal ${quoteName(terminal)} while VS Code's global auto-approve (chat.tools.global.autoApprove) is on, ` +
+    'so it was cancelled (Ctrl+C): a secret cannot be supplied safely without the user. Ask the user to run it themselves, or to turn auto-approve off.'
+  );
+}
+
 /** What an agent can and cannot know inside a nested shell or remote session, and what to do. */
 export function nestedSessionMessage(terminal: string, program: string): string {
   const name = quoteName(terminal);

@@ -9,9 +9,10 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { InputParams, RunParams, WaitMode } from '../../../../common/src/protocol';
 import type { InputCall, RunCall } from '../checks/commandCheck';
-import { busyError, cwdNotADirectoryError, nothingRunningError, readyPatternModeError, relativeCwdError, terminalClosedError } from '../errors';
+import { busyError, cwdNotADirectoryError, nothingRunningError, readyPatternModeError, relativeCwdError, sensitivePromptError, terminalClosedError } from '../errors';
 import type { CommandRun } from '../run/commandRun';
 import { describeEnd } from '../run/runState';
+import { isSensitivePrompt } from '../run/sensitivePrompts';
 import type { RunningServer } from '../servers/serverPlan';
 import type { ShepherdSettings } from '../settings';
 import { isControlKey } from '../terminals/shellCommands';
@@ -63,7 +64,7 @@ export async function planRun(params: RunParams, call: CallContext): Promise<Run
   // A terminal known to be busy is refused before anyone is asked anything (the one a restart frees excepted).
   const busy = duplicate && !restart ? undefined : session === replaces?.session ? undefined : sessions.busyReason(terminal);
   if (busy !== undefined) throw busyError(terminal, busy);
-  const newTerminal = sessions.planNew(call.settings);
+  const newTerminal = sessions.planNew(call.settings, call.meta?.client?.name);
   return {
     kind: 'run',
     command: params.command,
@@ -92,6 +93,12 @@ export function planInput(params: InputParams, context: Pick<CallContext, 'sessi
   const key = isControlKey(params.text);
   if (!run?.active && !key) {
     throw nothingRunningError(params.name, run && { command: run.command, end: describeEnd(run.state) });
+  }
+  // A secret is the person's to type; the model may still cancel (Ctrl+C and the other keys).
+  if (!key && run?.state.kind === 'waiting_for_input') {
+    // As detected, or as drawn since (an OS-detected read may come before its prompt is drawn).
+    const prompt = [run.state.prompt, run.progress().lastLine].find(isSensitivePrompt);
+    if (prompt !== undefined) throw sensitivePromptError(session.name, prompt);
   }
   const enter = (params.enter ?? true) && !key;
   // A line ended at the prompt of a shell of its own (nested, remote) is a new command there.

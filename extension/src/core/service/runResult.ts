@@ -6,9 +6,11 @@
 import type { CommandSafety, NextCall, PortConflict, PreviousRun, ReadyInfo, RunStatus, StrategyName, TerminalRunResult, WatchCycle } from '../../../../common/src/protocol';
 import type { CommandRun } from '../run/commandRun';
 import { exitCodeOf, exitCodeSourceOf } from '../run/runState';
+import { lastNonEmptyLine } from '../run/inputPromptDetector';
+import { isSensitivePrompt } from '../run/sensitivePrompts';
 import { portConflictMessage } from '../servers/serverReport';
 import { nestedSession } from '../terminals/shellKind';
-import { endedEarlyMessage, keySentMessage, nestedSessionMessage, statusMessage, unsavedOutputNote } from './runMessages';
+import { endedEarlyMessage, keySentMessage, nestedSessionMessage, sensitivePromptMessage, statusMessage, unsavedOutputNote } from './runMessages';
 
 export interface ResultDetails {
   /** What the status means here, instead of the status's own note (a timeout, ready, cancelled). */
@@ -43,8 +45,11 @@ export async function runResult(run: CommandRun, status: RunStatus, details: Res
     result.exitCode = exitCode;
     result.exitCodeSource = exitCodeSourceOf(state);
   }
+  // The prompt as detected, or as the screen shows it now (an OS-detected read may come before its prompt is drawn).
+  const sensitive = status === 'waiting_for_input' && state.kind === 'waiting_for_input' && (isSensitivePrompt(state.prompt) || isSensitivePrompt(lastNonEmptyLine(snap.output.split('\n'))));
   if (status === 'waiting_for_input' && state.kind === 'waiting_for_input') {
     result.prompt = state.prompt;
+    if (sensitive) result.sensitive = true;
   }
   if (run.shellPid !== undefined) {
     result.pid = run.shellPid;
@@ -79,9 +84,11 @@ export async function runResult(run: CommandRun, status: RunStatus, details: Res
     details.note ??
       (state.kind === 'completed' && state.endedEarly
         ? endedEarlyMessage(run.terminalName)
-        : nested
-          ? nestedSessionMessage(run.terminalName, nested)
-          : statusMessage(run.terminalName, state, status, exitCode)),
+        : sensitive
+          ? sensitivePromptMessage(run.terminalName)
+          : nested
+            ? nestedSessionMessage(run.terminalName, nested)
+            : statusMessage(run.terminalName, state, status, exitCode)),
     snap.truncated && snap.outputFileError !== undefined ? unsavedOutputNote(snap.outputFileError) : undefined,
     details.previous?.note,
   ].filter((note): note is string => typeof note === 'string' && note.length > 0);

@@ -1,7 +1,7 @@
 /**
  * Execute, for a checked terminal_run plan: the side effects, in order. A restart stops the old
  * server; the terminal is reserved in the call's directory (opened there, or moved there by the
- * sessions); the command is typed, its launch facts (where, which wait) kept with the run.
+ * sessions); the command is typed, its launch facts (where, which wait, whose call) kept with the run.
  */
 import { cancelledBeforeStartError, restartFailedError } from '../errors';
 import type { CommandRun } from '../run/commandRun';
@@ -15,8 +15,9 @@ export interface StartedRun {
   readonly run: CommandRun;
 }
 
-export async function startRun(plan: RunPlan, call: Pick<CallContext, 'sessions' | 'servers' | 'signal' | 'settings'>): Promise<StartedRun> {
+export async function startRun(plan: RunPlan, call: Pick<CallContext, 'sessions' | 'servers' | 'signal' | 'settings' | 'meta'>): Promise<StartedRun> {
   const { sessions, servers, signal, settings } = call;
+  const agentSession = call.meta?.agentSession;
   if (plan.replaces && !(await servers.stop(plan.replaces))) {
     throw restartFailedError(plan.replaces.command, plan.replaces.session.name);
   }
@@ -27,7 +28,7 @@ export async function startRun(plan: RunPlan, call: Pick<CallContext, 'sessions'
     if (signal?.aborted) {
       throw cancelledBeforeStartError();
     }
-    const run = await sessions.startRun(session, plan.command, { cwd: reservation.cwd, waitMode: plan.waitMode }, settings);
+    const run = await sessions.startRun(session, plan.command, { cwd: reservation.cwd, waitMode: plan.waitMode, ...(agentSession ? { agentSession } : {}) }, settings);
     return { session, run };
   } finally {
     reservation.release();

@@ -25,6 +25,7 @@ import { previousRunNote } from './runMessages';
 import { keySentResult, type ResultDetails } from './runResult';
 import { callTimeout, planInput, planRun, type WaitHow } from './runPlan';
 import { startRun, type StartedRun } from './runStart';
+import { guardSecretPrompt, redactedCall, redactedProgress, type SecretPrompt } from './secretGuard';
 
 export interface TerminalServiceDependencies extends Omit<TerminalSessionsDependencies, 'now'> {
   readonly now?: () => number;
@@ -76,6 +77,9 @@ export class TerminalService implements Disposable {
   private readonly abandonEmitter = new Emitter<AbandonedRun>();
   /** A call was cancelled and its command keeps running. */
   readonly onDidAbandonRun = this.abandonEmitter.event;
+  private readonly secretPromptEmitter = new Emitter<SecretPrompt>();
+  /** A run waits for a secret the person must type (never under global auto-approve: the command is cancelled). */
+  readonly onDidAskForSecret = this.secretPromptEmitter.event;
   /** Runs terminal_run started, and what their calls reported of them. */
   private readonly reported = new WeakMap<CommandRun, Reported>();
 
@@ -102,8 +106,22 @@ export class TerminalService implements Disposable {
     return this.sessions.open();
   }
 
-  /** terminal_run: plan, check, start (stop a restarted server, reserve the terminal in the call's directory, type), await per waitMode. */
+  /** terminal_run: plan, check, start (stop a restarted server, reserve the terminal in the call's directory, type), await per waitMode; what the model reads is redacted. */
   async run(params: RunParams, options: CallOptions = {}): Promise<TerminalRunResult> {
+    return redactedCall(this.runCall(params, redactedProgress(options, this.parts.settings)), this.parts.settings);
+  }
+
+  /** terminal_state: the current or last run of a terminal, optionally waiting for it (redacted). */
+  async state(params: StateParams, options: CallOptions = {}): Promise<TerminalRunResult> {
+    return redactedCall(this.stateCall(params, redactedProgress(options, this.parts.settings)), this.parts.settings);
+  }
+
+  /** terminal_input: type text into a running command (an answer, a key such as Ctrl+C, or a command at a nested shell's prompt), then wait (redacted). */
+  async input(params: InputParams, options: CallOptions = {}): Promise<TerminalRunResult> {
+    return redactedCall(this.inputCall(params, redactedProgress(options, this.parts.settings)), this.parts.settings);
+  }
+
+  private async runCall(params: RunParams, options: CallOptions): Promise<TerminalRunResult> {
     if (options.signal?.aborted) throw cancelledBeforeStartError();
     const call = this.callContext(options);
     call.logger.info(`terminal_run from ${describeCallPath(call.meta, call.deadline)}`);
@@ -119,8 +137,7 @@ export class TerminalService implements Disposable {
     return this.await(started, plan.wait, call, { ...(checked.safety ? { safety: checked.safety } : {}), ...(previous ? { previous } : {}) });
   }
 
-  /** terminal_state: the current or last run of a terminal, optionally waiting for it. */
-  async state(params: StateParams, options: CallOptions = {}): Promise<TerminalRunResult> {
+  private async stateCall(params: StateParams, options: CallOptions): Promise<TerminalRunResult> {
     const session = this.sessions.find(params.name);
     const run = session.currentRun;
     if (!run) {
@@ -136,8 +153,7 @@ export class TerminalService implements Disposable {
     return this.noteReported(run, await reportNow(run));
   }
 
-  /** terminal_input: type text into a running command (an answer, a key such as Ctrl+C, or a command at a nested shell's prompt), then wait. */
-  async input(params: InputParams, options: CallOptions = {}): Promise<TerminalRunResult> {
+  private async inputCall(params: InputParams, options: CallOptions): Promise<TerminalRunResult> {
     const call = this.callContext(options);
     const planned = planInput(params, call);
     const checked = await checkCall(planned, call, (_, text) => Promise.resolve(planInput({ ...params, text }, call)));
@@ -169,6 +185,7 @@ export class TerminalService implements Disposable {
       } else if (run) {
         info.command = run.command;
         info.status = run.state.kind;
+        if (run.launch.agentSession) info.agentSession = run.launch.agentSession;
         const exitCode = exitCodeOf(run.state);
         if (exitCode !== undefined) info.exitCode = exitCode;
       }
@@ -194,6 +211,7 @@ export class TerminalService implements Disposable {
   dispose(): void {
     this.sessions.dispose();
     this.abandonEmitter.dispose();
+    this.secretPromptEmitter.dispose();
   }
 
   /** The call's context, built once as the call arrives: every stage takes it. */
@@ -204,7 +222,8 @@ export class TerminalService implements Disposable {
   /** awaitRun, then what the result told the caller, and a cancelled call whose command goes on. */
   private async await(started: StartedRun, how: WaitHow, call: CallContext, details: AwaitDetails): Promise<TerminalRunResult> {
     const { session, run } = started;
-    const result = this.noteReported(run, await awaitRun(started, how, call, details));
+    const awaited = await guardSecretPrompt(await awaitRun(started, how, call, details), started, call.settings, (prompt) => this.secretPromptEmitter.fire(prompt));
+    const result = this.noteReported(run, awaited);
     if (result.status === 'cancelled' && run.active) {
       call.logger.info(`the client cancelled its call; \`${run.command}\` keeps running in terminal "${session.name}"`);
       this.abandonEmitter.fire({ runId: run.id, terminal: session.name, command: run.command, client: call.meta?.client?.name });

@@ -69,9 +69,11 @@ export function hasLineBreaks(command: string): boolean {
  * them for what the caller appends. A terminating error stops the file before the report: the
  * shell's own end (D;1, or the process's exit) then stands, as the failure it is.
  */
-export function pwshReportingFileText(command: string): string {
+export function pwshReportingFileText(command: string, options: { readonly reportScreen?: boolean } = {}): string {
   return [
     `. $env:${PWSH_COMMON_VARIABLE}`,
+    // In an editor's terminal, where the output starts on its screen (C came before the file ran).
+    ...(options.reportScreen ? ['Write-Host -NoNewline (__TshepScreen)'] : []),
     '__TshepBefore',
     command,
     '$__tshepOk = $?',

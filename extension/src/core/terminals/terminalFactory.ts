@@ -4,6 +4,7 @@
  * the chain that works for the shell (see strategies/strategyChain.ts).
  */
 import { closedAtStartError, noStrategyError } from '../errors';
+import { agentName } from './agentMarks';
 import type { ShepherdSettings } from '../settings';
 import { chooseShell, shellInfo, type ShellInfo } from './shellKind';
 import { strategies, strategyChain, type ExecutionStrategy } from './strategies';
@@ -13,15 +14,17 @@ import type { TerminalHost } from './terminalPort';
 
 export interface NewTerminal {
   readonly shell: ShellInfo;
+  /** AI_AGENT in its environment: the client that asked for it (agentMarks.ts). */
+  readonly agent: string;
   /** The strategies to try, in order; the first that works is the terminal's. */
   readonly chain: readonly ExecutionStrategy[];
 }
 
 /** The terminal a new name gets under the current settings. */
-export function planNewTerminal(settings: ShepherdSettings, host: TerminalHost, platform: NodeJS.Platform): NewTerminal {
+export function planNewTerminal(settings: ShepherdSettings, host: TerminalHost, platform: NodeJS.Platform, clientName?: string): NewTerminal {
   const shell = shellInfo(chooseShell(settings.shellPath, host.defaultShell(), platform, process.env.PATH ?? process.env.Path ?? ''));
   const chain = strategyChain({ kind: shell.kind, vscodeInjection: host.vscodeInjectionEnabled(), preference: settings.strategy });
-  return { shell, chain: chain.map((name) => strategies[name]) };
+  return { shell, agent: agentName(clientName), chain: chain.map((name) => strategies[name]) };
 }
 
 /** Opens `name` with the first strategy of the plan's chain that works; every failure is logged and named if none does. */
@@ -35,7 +38,7 @@ export async function openSession(
   const { shell } = plan;
   const failures: string[] = [];
   for (const strategy of plan.chain) {
-    const opened = await strategy.open({ name, shell, cwd, settings }, context);
+    const opened = await strategy.open({ name, shell, cwd, settings, marks: { agent: plan.agent, preventShellHistory: settings.preventShellHistory } }, context);
     if ('failure' in opened) {
       failures.push(`${strategy.name}: ${opened.failure}`);
       context.logger.warn(`terminal "${name}": ${strategy.name} strategy failed (${opened.failure}); trying the next one`);

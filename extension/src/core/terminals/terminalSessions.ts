@@ -21,6 +21,7 @@ import type { ShepherdSettings } from '../settings';
 import type { IntegrationFiles } from './integration/integrationFiles';
 import { changeDirectoryCommand } from './shellCommands';
 import type { StrategyContext } from './strategies/executionStrategy';
+import { historyFreeLine } from './agentMarks';
 import { openSession, planNewTerminal, type NewTerminal } from './terminalFactory';
 import type { ExecutionEndEvent, ExecutionEvent, ShellExecution, ShellTerminal, TerminalCloseEvent, TerminalHost } from './terminalPort';
 import type { TerminalSession, TerminalSessionEvent } from './terminalSession';
@@ -111,8 +112,8 @@ export class TerminalSessions implements Disposable {
   }
 
   /** What a terminal opened now would be under the call's settings: its shell and the strategies it would try (no side effect). */
-  planNew(settings: ShepherdSettings): NewTerminal {
-    return planNewTerminal(settings, this.deps.host, this.platform);
+  planNew(settings: ShepherdSettings, clientName?: string): NewTerminal {
+    return planNewTerminal(settings, this.deps.host, this.platform, clientName);
   }
 
   /** Why a call cannot start a run in `name` now, as far as known without the OS; undefined when it may try. */
@@ -180,15 +181,16 @@ export class TerminalSessions implements Disposable {
     );
     subscriptions.add(prepared);
     session.replaceRun(run, subscriptions);
+    const line = historyFreeLine(session.shell.kind, prepared.line, settings.preventShellHistory);
     let execution: ShellExecution;
     try {
-      execution = session.terminal.executeCommand(prepared.line);
+      execution = session.terminal.executeCommand(line);
     } catch (error) {
       run.terminalClosed(undefined);
       throw error;
     }
     session.runExecutions.add(execution);
-    session.sentLine = prepared.line;
+    session.sentLine = line;
     run.expectOwnExecution(execution);
     run.attachExecution(execution);
     this.deps.logger.info(`terminal "${session.name}": run ${run.id} started: ${command}${prepared.line !== command ? ` (sent as: ${prepared.line})` : ''}`);
@@ -387,9 +389,17 @@ function placeCwd(place: Place, session: TerminalSession | undefined, opened: bo
   return place.cwd ?? session?.terminal.cwd ?? (opened ? place.workspaceFolder : undefined);
 }
 
-/** Whether a command line read from the screen shows `sent` (wraps and a right prompt aside). */
+/**
+ * Whether a command line read from the screen shows `sent` (wraps and a right prompt aside), or is
+ * its first simple command: VS Code's bash script reports $BASH_COMMAND instead of the history line
+ * once HISTCONTROL ignores spaces (as it does to keep agent commands out of history, agentMarks.ts),
+ * so `seq 1 9; echo x` is reported as `seq 1 9`.
+ */
 export function showsLine(commandLine: string, sent: string): boolean {
   const squash = (text: string): string => text.replace(/\s+/g, '');
   const wanted = squash(sent);
-  return wanted.length > 0 && squash(commandLine).startsWith(wanted);
+  if (wanted.length > 0 && squash(commandLine).startsWith(wanted)) return true;
+  const first = commandLine.trim();
+  const line = sent.trim();
+  return first.length > 0 && line.startsWith(first) && /^\s*(?:;|&&|\|\||\|)/.test(line.slice(first.length));
 }

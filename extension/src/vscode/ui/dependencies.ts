@@ -9,7 +9,7 @@ export interface ProcessUiDependencies {
   /** The parts of the ledger the UI uses (a full ProcessLedger fits). */
   readonly ledger: Pick<ProcessLedger, 'list' | 'summary' | 'kill' | 'killOrphans' | 'refresh' | 'onDidChange'>;
   /** The parts of the terminal service the UI uses (a TerminalService fits). */
-  readonly terminals: Pick<TerminalService, 'list' | 'reveal' | 'onDidChange' | 'onDidAbandonRun' | 'interrupt'>;
+  readonly terminals: Pick<TerminalService, 'list' | 'reveal' | 'onDidChange' | 'onDidAbandonRun' | 'onDidAskForSecret' | 'interrupt'>;
   /** Dev servers running now, from memory (their URLs show in the views and the status bar). */
   readonly servers: { list(): DevServer[] };
   /** The LogOutputChannel: "Show Log" shows it. */

@@ -16,6 +16,7 @@ import { ProcessActions } from './processActions';
 import { showProcessesPick } from './processesPick';
 import { createProcessesView, type ProcessNode } from './processesView';
 import { createStatusBar } from './statusBar';
+import { announceSecretPrompts } from './secretPrompt';
 import { announceStoppedWaiting } from './stoppedWaiting';
 import { guarded, inBackground, userAction } from './userFeedback';
 
@@ -53,6 +54,7 @@ export function registerProcessUi(deps: ProcessUiDependencies): Disposable {
     view,
     createStatusBar(deps, feed),
     announceStoppedWaiting(deps),
+    announceSecretPrompts(deps),
     feed.onDidChange(updateContext),
     register(COMMANDS.showProcesses, 'show the processes', () => showProcessesPick(deps, actions, feed)),
     register(COMMANDS.killOrphans, 'kill the orphaned processes', () => actions.killOrphans({ confirm: true })),

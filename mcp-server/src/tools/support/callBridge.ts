@@ -1,9 +1,10 @@
 /**
  * Calls the bridge for a tool with what the window needs to know of the client (its name and
- * deadline, or that the call is an MCP task), relaying progress notifications when the client
+ * deadline, or that the call is an MCP task, and the agent session it belongs to), relaying progress notifications when the client
  * asked for them and the window's questions to the person through elicitation.
  */
 import { methods, type ApprovalAskParams, type MethodKey, type ParamsOf, type ResultOf } from '../../../../common/src/protocol';
+import { agentSessionOf } from './agentSession';
 import { askThroughElicitation } from './elicitation';
 import { progressMessage, type TaskCall, type ToolContext, type ToolExtra } from './toolContext';
 
@@ -16,7 +17,7 @@ export async function callBridge<K extends Exclude<MethodKey, 'hello'>>(
   task?: TaskCall,
 ): Promise<ResultOf<K>> {
   const progressToken = extra._meta?.progressToken;
-  const { info, deadline } = context.client();
+  const { info, deadline, session } = context.client();
   context.logger.debug(`${methods[key].name}${task ? ' (an MCP task)' : progressToken === undefined ? '' : ' (the client asked for progress)'}`);
   const onProgress =
     task?.onProgress ??
@@ -30,7 +31,12 @@ export async function callBridge<K extends Exclude<MethodKey, 'hello'>>(
             })
             .catch((error: unknown) => context.logger.debug('progress notification failed', error));
         });
-  const meta = { ...(info ? { client: { name: info.name.slice(0, 200), version: info.version.slice(0, 100) } } : {}), ...(task ? { task: true } : deadline) };
+  const agentSession = agentSessionOf(info?.name, extra._meta, session);
+  const meta = {
+    ...(info ? { client: { name: info.name.slice(0, 200), version: info.version.slice(0, 100) } } : {}),
+    ...(task ? { task: true } : deadline),
+    ...(agentSession ? { agentSession } : {}),
+  };
   const onApprovalAsk = context.canElicit() ? (question: ApprovalAskParams, signal: AbortSignal) => askThroughElicitation(extra, question, signal) : undefined;
   return context.bridge.request(key, params, { signal: task?.signal ?? extra.signal, meta, ...(onProgress ? { onProgress } : {}), ...(onApprovalAsk ? { onApprovalAsk } : {}) });
 }

@@ -1,6 +1,6 @@
 /** Text renderings of tool results: what a model reads when it ignores structuredContent. */
 import { formatDuration } from '../../../../common/src/format';
-import type { DevServer, KillResult, ListProcessesResult, TerminalInfo, TerminalRunResult, TrackedProcess, WorkspaceInfoResult } from '../../../../common/src/protocol';
+import type { AgentSession, DevServer, KillResult, ListProcessesResult, TerminalInfo, TerminalRunResult, TrackedProcess, WorkspaceInfoResult } from '../../../../common/src/protocol';
 
 
 const quote = (s: string): string => JSON.stringify(s);
@@ -31,6 +31,11 @@ export function renderRunResult(result: TerminalRunResult): string {
   return lines.join('\n');
 }
 
+/** "claude-code session 4f2…": whose call started a command (list with session "mine" for one's own). */
+function sessionLabel(session: AgentSession): string {
+  return `${session.client || 'a client'} session ${session.id}`;
+}
+
 export function renderTerminalList(terminals: readonly TerminalInfo[]): string {
   if (terminals.length === 0) {
     return 'No managed terminals. terminal_run creates one (name "default" unless you give a name).';
@@ -44,6 +49,7 @@ export function renderTerminalList(terminals: readonly TerminalInfo[]): string {
         const status = t.status ? ` (${t.status}${t.exitCode !== undefined ? `, exit code ${t.exitCode}` : ''})` : '';
         parts.push(`${t.busy ? 'running' : 'last'}: ${t.command}${status}`);
       }
+      if (t.agentSession) parts.push(`started by ${sessionLabel(t.agentSession)}`);
       if (!t.shellIntegration) parts.push('no shell integration');
       return parts.join(' · ');
     })
@@ -54,7 +60,9 @@ function processLine(p: TrackedProcess, depth: number, now: number): string[] {
   const ports = p.ports.length > 0 ? ` · listening on ${p.ports.join(', ')}` : '';
   const started = Date.parse(p.startedAt);
   const age = Number.isFinite(started) ? ` · up ${formatDuration(Math.max(0, now - started))}` : '';
-  const line = `${'  '.repeat(depth)}- ${p.name} (pid ${p.pid}, parent ${p.parentPid})${ports}${age}: ${p.commandLine}`;
+  // A tree's descendants belong to its root's session: said once, on the root.
+  const session = depth === 0 && p.agentSession ? ` · started by ${sessionLabel(p.agentSession)}` : '';
+  const line = `${'  '.repeat(depth)}- ${p.name} (pid ${p.pid}, parent ${p.parentPid})${ports}${age}${session}: ${p.commandLine}`;
   return [line, ...(p.children ?? []).flatMap((c) => processLine(c, depth + 1, now))];
 }
 

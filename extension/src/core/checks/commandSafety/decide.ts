@@ -7,13 +7,19 @@
  *   runs → unanalyzable syntax and blocked file writes ask.
  * Stricter than VS Code (each named in the reason): deny rules also see the program by name, the
  * words unquoted and what wrappers run; a bash parse error, a line continuation, a program chosen
- * by an expansion, a heredoc or -c/-e string handed to an interpreter, a line over 10,000
- * characters never run unasked.
+ * by an expansion, a heredoc or -c/-e string handed to an interpreter, a sed script that runs or
+ * writes, code through an approved command (codeThrough.ts) never run unasked. A line with a
+ * control character is on the floor; one too long or deep to read within the bound asks unread.
+ * A whole-line approval the person wrote (a matchCommandLine rule, or a rule like `/.*\/` that
+ * matches all of the line) is their word: the stricter readings give way to it, the floor does not.
  */
 import { describeRule, denyingRule, matchCommandLine, matchSubCommand, type AutoApproveLayers, type Match, type RuleSet } from './autoApproveRules';
 import { argvOf, normalizedText, wrappedCommands } from './commandWords';
-import { checkFileWrites, type BlockFileWrites } from './fileWrites';
+import { codeThroughReasons } from './codeThrough';
+import { checkFileWrites, lineWrites, type BlockFileWrites } from './fileWrites';
 import { floorReason } from './floor';
+import { MAX_COMMANDS, PARSE_BOUND_MS, terminalControlReason, unboundedReason } from './lineBounds';
+import { readSed } from './sedScript';
 import { npmScriptName, workspaceScripts } from './npmScripts';
 import type { LoadedGrammars } from './shellGrammars';
 import { SHELLS, parseCommandLine, programName, type ParsedLine, type ShellCommand } from './shellSyntax';
@@ -76,7 +82,6 @@ export interface SafetyDecision {
 }
 
 const NO_OFFERS: ApprovalOffers = { subCommands: [], exactLine: false, allowAll: false };
-const MAX_LINE_CHARS = 10_000;
 const INTERPRETERS = new Set([...SHELLS, 'python', 'python2', 'python3', 'node', 'nodejs', 'deno', 'bun', 'perl', 'ruby', 'php', 'lua', 'osascript', 'awk', 'gawk', 'cmd']);
 const NEVER_SUGGESTED = new Set([...SHELLS, 'powershell.exe', 'cmd', 'cmd.exe', 'python', 'python3', 'node', 'ruby', 'perl', 'php', 'lua', 'eval', 'exec', 'source', 'sudo', 'su', 'doas', 'curl', 'wget', 'invoke-restmethod', 'invoke-webrequest', 'irm', 'iwr']);
 const WITH_SUBCOMMAND = new Set(['git', 'npm', 'npx', 'yarn', 'docker', 'kubectl', 'cargo', 'dotnet', 'mvn', 'gradle']);
@@ -84,8 +89,20 @@ const WITH_SUBSUBCOMMAND = new Set(['npm run', 'yarn run']);
 
 export async function decideLine(input: LineToDecide, context: DecisionContext): Promise<SafetyDecision> {
   const { settings } = context;
+  // The length first (a megabyte line is not even scanned), then the bytes the terminal acts on.
+  const unbounded = unboundedReason(input.line);
+  if (unbounded) return { subCommands: [], rules: [], offers: NO_OFFERS, approved: false, floor: undefined, reason: `asks unread, whatever the settings: ${unbounded}` };
+  const control = terminalControlReason(input.line);
+  if (control) return { subCommands: [], rules: [], offers: NO_OFFERS, approved: false, floor: control, reason: `always asks: ${control}` };
   const line = input.line.trimStart();
-  const parsed = parseCommandLine(context.grammars, input.powershell ? 'powershell' : 'bash', line);
+  let parsed: ParsedLine;
+  try {
+    parsed = parseCommandLine(context.grammars, input.powershell ? 'powershell' : 'bash', line, performance.now() + PARSE_BOUND_MS, MAX_COMMANDS);
+  } catch (error) {
+    // Fail closed: what cannot be read within the bound asks, whatever the settings.
+    const why = error instanceof Error ? error.message : String(error);
+    return { subCommands: [], rules: [], offers: NO_OFFERS, approved: false, floor: undefined, reason: `asks unread, whatever the settings: ${why}` };
+  }
   const subCommands = parsed.commands.filter((c) => !c.nested).map((c) => c.text);
   const base = { subCommands, rules: [] as string[], offers: NO_OFFERS };
   const floor = floorReason(parsed, { cwd: input.cwd, workspaceFolders: settings.workspaceFolders, home: context.home });
@@ -102,10 +119,12 @@ export async function decideLine(input: LineToDecide, context: DecisionContext):
   const lineResult = matchCommandLine(context.rules, context.session.rules, line);
   const named = (m: Match): string[] => (m.rule ? [describeRule(m.rule)] : m.result === 'denied' ? ['an environment-variable prefix'] : []);
   const denied = results.map((m, i) => [m, subCommands[i]!] as const).filter(([m]) => m.result === 'denied');
-  const stricterDenials = stricterDeny(parsed, context, input.powershell).filter(([, text]) => !denied.some(([, d]) => d === text));
+  // The person's own whole-line approval: the stricter readings give way (VS Code's own checks do not).
+  const personsWord = denied.length === 0 && lineResult.result !== 'denied' && personApprovesLine(line, context, lineResult);
+  const stricterDenials = personsWord ? [] : stricterDeny(parsed, context, input.powershell).filter(([, text]) => !denied.some(([, d]) => d === text));
   const unanalyzable = parsed.unanalyzable;
-  const unreadable = stricterUnanalyzable(parsed, input.line);
-  const writes = checkFileWrites(parsed, { setting: settings.blockDetectedFileWrites, cwd: input.cwd, workspaceFolders: settings.workspaceFolders, sessionAllowsAll: context.session.allowAll });
+  const unreadable = personsWord ? [] : [...stricterUnanalyzable(parsed, input.line), ...sedDangers(parsed), ...codeThroughReasons(parsed, line, lineWrites(parsed, true), { cwd: input.cwd, workspaceFolders: settings.workspaceFolders })];
+  const writes = checkFileWrites(parsed, { setting: settings.blockDetectedFileWrites, cwd: input.cwd, workspaceFolders: settings.workspaceFolders, sessionAllowsAll: context.session.allowAll, shellReading: !personsWord });
 
   const reasons: string[] = [];
   const rules: string[] = [];
@@ -169,10 +188,26 @@ function stricterDeny(parsed: ParsedLine, context: DecisionContext, powershell: 
   return found;
 }
 
+/**
+ * A whole line the person approved themselves: a matchCommandLine rule of theirs, or an allow rule
+ * of theirs (not one of VS Code's defaults; a session's too) that matches all of the line (`/.*\/`).
+ */
+function personApprovesLine(line: string, context: DecisionContext, lineResult: Match): boolean {
+  if (lineResult.result === 'approved' && lineResult.rule && !lineResult.rule.isDefaultRule) return true;
+  return [...context.session.rules.allow, ...context.rules.allow].some((rule) => !rule.isDefaultRule && rule.regex.exec(line)?.[0] === line);
+}
+
+/** sed scripts that run a program or read or write a file, however spelled (sedScript.ts). */
+function sedDangers(parsed: ParsedLine): string[] {
+  return parsed.commands.flatMap((c) => {
+    const danger = /^sed(\.exe)?$/i.test(programName(c.words[0]?.value) ?? '') ? readSed(c.words.slice(1)).danger : undefined;
+    return danger ? [`\`${c.text.trim()}\`: ${danger}`] : [];
+  });
+}
+
 /** What this reading cannot vouch for, though VS Code would (each a reason). */
 function stricterUnanalyzable(parsed: ParsedLine, line: string): string[] {
   const reasons: string[] = [];
-  if (line.length > MAX_LINE_CHARS) reasons.push(`the line is over ${MAX_LINE_CHARS.toLocaleString('en-US')} characters`);
   if (parsed.hasError && parsed.grammar === 'bash') reasons.push('the bash grammar found a syntax error in it');
   if (/\\\r?\n/.test(line)) reasons.push('it continues over a line break (`\\` at the end of a line)');
   for (const command of parsed.commands) {

@@ -47,8 +47,8 @@ export function floorReason(line: ParsedLine, context: FloorContext): string | u
       if (reason) return `${reason} (\`${command.text.trim()}\`)`;
     }
   }
-  for (const target of line.redirectTargets) {
-    if (DISK_DEVICE.test(target)) return `it writes over the disk device ${target}`;
+  for (const target of line.redirects) {
+    if (DISK_DEVICE.test(target.value ?? target.raw)) return `it writes over the disk device ${target.raw}`;
   }
   return pipedDownload(line) ?? forkBomb(line);
 }

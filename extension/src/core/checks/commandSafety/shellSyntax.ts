@@ -30,6 +30,14 @@ export interface ShellCommand {
   readonly stdin: string | undefined;
   /** Found by parsing a `-c` string, an `eval` argument or a heredoc again, not in the line as written. */
   readonly nested: boolean;
+  /** Where it starts in the line (for a nested one: where the command that hands it over starts). */
+  readonly at: number;
+}
+
+/** A redirect's target: as written, resolved (undefined when an expansion decides it), and where it is in the line. */
+export interface Redirect extends Word {
+  readonly at: number;
+  readonly nested: boolean;
 }
 
 export interface ParsedLine {
@@ -39,8 +47,8 @@ export interface ParsedLine {
   readonly unanalyzable: readonly string[];
   /** The grammar found a syntax error (VS Code ignores this for bash). */
   readonly hasError: boolean;
-  /** Redirect targets as written (VS Code's file-write query). */
-  readonly redirectTargets: readonly string[];
+  /** Redirect targets (VS Code's file-write query; zsh's `>!` target too). */
+  readonly redirects: readonly Redirect[];
   /** Functions the line defines: name and the indexes of the commands in their bodies. */
   readonly functions: readonly { readonly name: string; readonly body: readonly number[] }[];
 }
@@ -51,32 +59,47 @@ export const SHELLS = new Set(['sh', 'bash', 'zsh', 'fish', 'dash', 'ksh', 'mksh
 /** How deep `bash -c "bash -c '…'"` is followed. */
 const MAX_NESTING = 3;
 
-export function parseCommandLine(grammars: LoadedGrammars, grammar: GrammarName, line: string): ParsedLine {
-  const builder = new LineBuilder(grammar);
+export function parseCommandLine(grammars: LoadedGrammars, grammar: GrammarName, line: string, deadline = Infinity, maxCommands = Infinity): ParsedLine {
+  const builder = new LineBuilder(grammar, deadline, maxCommands);
   // VS Code reads PowerShell's `--name=value` as `--name value` (same length, so ranges still match the line).
-  const text = grammar === 'powershell' ? line.replace(/(^|\s)(-{1,2}[\w-]+)=/g, '$1$2 ') : line;
-  builder.read(grammars, grammar, text, line, false);
+  const text = grammar === 'powershell' ? powershellText(line).replace(/(^|\s)(-{1,2}[\w-]+)=/g, '$1$2 ') : line;
+  builder.read(grammars, grammar, text, grammar === 'powershell' ? powershellText(line) : line, false, 0);
   builder.readNested(grammars);
   return builder.result();
+}
+
+/**
+ * PowerShell closes strings with typographic quotes and takes dashes for `-` where its grammar does
+ * not: read as PowerShell runs it (each is one UTF-16 unit, so positions do not move).
+ */
+export function powershellText(line: string): string {
+  return line.replace(/[\u2018\u2019\u201A\u201B]/g, "'").replace(/[\u201C\u201D\u201E]/g, '"').replace(/[\u2013\u2014\u2015]/g, '-');
 }
 
 class LineBuilder {
   private readonly commands: MutableCommand[] = [];
   private readonly unanalyzable: string[] = [];
-  private readonly redirectTargets: string[] = [];
+  private readonly redirects: Redirect[] = [];
   private readonly functions: { name: string; body: number[] }[] = [];
   private hasError = false;
   private pipes = 0;
+  /** While a nested script is read: where the command that hands it over starts. */
+  private nestedAt: number | undefined;
 
-  constructor(private readonly grammar: GrammarName) {}
+  constructor(
+    private readonly grammar: GrammarName,
+    private readonly deadline: number,
+    private readonly maxCommands: number,
+  ) {}
 
-  read(grammars: LoadedGrammars, grammar: GrammarName, text: string, original: string, nested: boolean): void {
-    const tree = grammars.parse(grammar, text);
+  read(grammars: LoadedGrammars, grammar: GrammarName, text: string, original: string, nested: boolean, at: number): void {
+    const tree = grammars.parse(grammar, text, this.deadline);
     try {
       if (tree.rootNode.hasError) {
         this.hasError = true;
         if (grammar === 'powershell') this.unanalyzable.push('a PowerShell parse error');
       }
+      this.nestedAt = nested ? at : undefined;
       this.walk(tree.rootNode, original, nested, undefined);
     } finally {
       tree.delete();
@@ -88,7 +111,7 @@ class LineBuilder {
     for (let depth = 0, from = 0; depth < MAX_NESTING; depth++) {
       const upTo = this.commands.length;
       for (let i = from; i < upTo; i++) {
-        for (const script of scriptsOf(this.commands[i]!)) this.read(grammars, 'bash', script, script, true);
+        for (const script of scriptsOf(this.commands[i]!)) this.read(grammars, 'bash', script, script, true, this.commands[i]!.at);
       }
       if (this.commands.length === upTo) return;
       from = upTo;
@@ -96,7 +119,7 @@ class LineBuilder {
   }
 
   result(): ParsedLine {
-    return { grammar: this.grammar, commands: this.commands, unanalyzable: this.unanalyzable, hasError: this.hasError, redirectTargets: this.redirectTargets, functions: this.functions };
+    return { grammar: this.grammar, commands: this.commands, unanalyzable: this.unanalyzable, hasError: this.hasError, redirects: this.redirects, functions: this.functions };
   }
 
   /** Visits a node; returns the indexes of the commands found under it. */
@@ -105,7 +128,8 @@ class LineBuilder {
     switch (node.type) {
       case 'command': {
         const index = this.commands.length;
-        const command: MutableCommand = { text: source.substring(node.startIndex, node.endIndex), words: [], inner: [], pipe, stdin: undefined, nested };
+        if (index >= this.maxCommands) throw new Error(`it holds more than ${this.maxCommands} commands`);
+        const command: MutableCommand = { text: source.substring(node.startIndex, node.endIndex), words: [], inner: [], pipe, stdin: undefined, nested, at: this.nestedAt ?? node.startIndex };
         this.commands.push(command);
         found.push(index);
         command.words = this.grammar === 'powershell' && !nested ? pwshWords(node) : bashWords(node);
@@ -131,13 +155,20 @@ class LineBuilder {
         this.unanalyzable.push(`the invocation \`${node.text}\``);
         break;
       case 'file_redirect': {
-        const destination = node.childForFieldName('destination');
-        if (destination && ['word', 'string', 'raw_string', 'concatenation'].includes(destination.type)) this.redirectTargets.push(destination.text.trim());
+        // Every destination word: zsh reads `>! /etc/x` as a write of /etc/x (the grammar sees `!` and `/etc/x`).
+        // `>&2`, `2>&1` name descriptors, not files.
+        const duplicates = /^\d*>&|^<&/.test(node.text);
+        const at = this.nestedAt ?? node.startIndex;
+        for (const destination of node.childrenForFieldName('destination')) {
+          if (destination && !(duplicates && /^(\d+|-)$/.test(destination.text))) this.redirects.push({ raw: destination.text.trim(), value: literal(destination), at, nested: this.nestedAt !== undefined });
+        }
         break;
       }
-      case 'redirected_file_name':
-        this.redirectTargets.push(node.text.trim());
+      case 'redirected_file_name': {
+        const raw = node.text.trim();
+        this.redirects.push({ raw, value: /[$@(){}`]/.test(unquoteable(raw)) ? undefined : unquotePwsh(raw), at: this.nestedAt ?? node.startIndex, nested: this.nestedAt !== undefined });
         break;
+      }
       case 'redirected_statement':
         return this.redirected(node, source, nested, pipe);
       case 'pipeline': {
@@ -194,6 +225,7 @@ interface MutableCommand {
   pipe: { readonly id: number; readonly stage: number } | undefined;
   stdin: string | undefined;
   nested: boolean;
+  at: number;
 }
 
 /** The command lines a shell or `eval` would run from this command: its `-c` string, its arguments, its heredoc. */
@@ -244,6 +276,8 @@ function literal(node: Node): string | undefined {
       return node.text;
     case 'raw_string':
       return node.text.slice(1, -1);
+    case 'ansi_c_string':
+      return ansiC(node.text.slice(2, -1));
     case 'string': {
       if (node.namedChildren.some((c) => c && c.type !== 'string_content')) return undefined;
       return node.text.slice(1, -1).replace(/\\([$`"\\\n])/g, '$1');
@@ -261,6 +295,18 @@ function literal(node: Node): string | undefined {
     default:
       return undefined;
   }
+}
+
+const ANSI_C_ESCAPES: Readonly<Record<string, string>> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+
+/** bash's `$'…'`: the escapes it resolves (`\xHH`, octal, `\uHHHH`, `\cX`, the letters); an unknown escape keeps its backslash. */
+function ansiC(body: string): string {
+  return body.replace(/\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs, (all, escape: string) => {
+    if (/^[xuU]/.test(escape)) return String.fromCodePoint(parseInt(escape.slice(1), 16));
+    if (/^[0-7]/.test(escape)) return String.fromCharCode(parseInt(escape, 8) & 0xff);
+    if (escape.startsWith('c')) return String.fromCharCode(escape.charCodeAt(1) & 0x1f);
+    return ANSI_C_ESCAPES[escape] ?? all;
+  });
 }
 
 function pwshWords(command: Node): Word[] {

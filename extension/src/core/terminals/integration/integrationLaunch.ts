@@ -3,6 +3,7 @@
  * that print instead of waiting for a key, no zsh end-of-line mark), and for Terminal Shepherd's
  * own integration the arguments and variables that load our script after the user's rc files.
  */
+import { agentEnv, DEFAULT_MARKS, type AgentMarks } from '../agentMarks';
 import { PWSH_COMMON_VARIABLE, RUNS_DIR_VARIABLE } from '../commandText';
 import { pwshQuote } from '../shellCommands';
 import type { ShellKind } from '../shellKind';
@@ -30,11 +31,11 @@ export const PAGER_ENV: Readonly<Record<string, string>> = {
 };
 
 /**
- * The environment of every managed terminal, whatever its strategy; the private folder and (for
- * PowerShell) the shared script are named in it for commandText.ts.
+ * The environment of every managed terminal, whatever its strategy: the agent's marks
+ * (agentMarks.ts), and the private folder and (for PowerShell) the shared script for commandText.ts.
  */
-export function managedEnv(kind: ShellKind, files?: Pick<IntegrationFiles, 'runsDir' | 'pwshCommon'>): Record<string, string> {
-  const env: Record<string, string> = { ...PAGER_ENV };
+export function managedEnv(kind: ShellKind, files?: Pick<IntegrationFiles, 'runsDir' | 'pwshCommon'>, marks: AgentMarks = DEFAULT_MARKS): Record<string, string> {
+  const env: Record<string, string> = { ...PAGER_ENV, ...agentEnv(marks) };
   if (files !== undefined) env[RUNS_DIR_VARIABLE] = files.runsDir;
   if (files !== undefined && kind === 'pwsh') env[PWSH_COMMON_VARIABLE] = files.pwshCommon;
   // zsh imports PROMPT_EOL_MARK from the environment; empty means no mark after output without a
@@ -44,8 +45,14 @@ export function managedEnv(kind: ShellKind, files?: Pick<IntegrationFiles, 'runs
 }
 
 /** Start-up of a shell with Terminal Shepherd's integration; undefined for shells we have no script for. */
-export function shepherdLaunch(kind: ShellKind, files: IntegrationFiles, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): ShellLaunch | undefined {
-  const base = managedEnv(kind, files);
+export function shepherdLaunch(
+  kind: ShellKind,
+  files: IntegrationFiles,
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+  marks: AgentMarks = DEFAULT_MARKS,
+): ShellLaunch | undefined {
+  const base = managedEnv(kind, files, marks);
   // Explicit arguments also keep VS Code from injecting its own script on top of ours (it injects
   // only into a shell started with no arguments or just a login flag).
   switch (kind) {

@@ -9,6 +9,7 @@ import type { StrategyName } from '../../../../../common/src/protocol';
 import { closedAtStartError } from '../../errors';
 import type { ShellActivity } from '../../processes/types';
 import type { ShepherdSettings } from '../../settings';
+import type { AgentMarks } from '../agentMarks';
 import type { PreparedCommand } from '../commandText';
 import { RUNS_DIR_VARIABLE } from '../commandText';
 import type { IntegrationFiles } from '../integration/integrationFiles';
@@ -22,6 +23,8 @@ export interface OpenRequest {
   /** Where the shell starts; undefined for the editor's default. */
   readonly cwd: string | undefined;
   readonly settings: ShepherdSettings;
+  /** AI_AGENT and the history setting for its environment. */
+  readonly marks: AgentMarks;
 }
 
 /** What opening a terminal may use. */

@@ -23,7 +23,7 @@ export const pseudoterminalStrategy: ExecutionStrategy = {
         name: terminalTitle(request.name),
         shell: request.shell.path !== undefined ? request.shell : shellInfo(platform === 'win32' ? 'cmd.exe' : '/bin/sh'),
         cwd: request.cwd,
-        env: managedEnv(request.shell.kind, files),
+        env: managedEnv(request.shell.kind, files, request.marks),
         runsDir: files.runsDir,
         platform,
         hasScript: hasScriptCommand(platform),

@@ -10,7 +10,8 @@
  *   command runs; the command goes through `eval` so that even a syntax error is reported after C,
  *   with its message and exit code.
  * - PowerShell likewise (C without PSReadLine): `__TshepC` also clears $LASTEXITCODE for the
- *   ladder our prompt reports (shell/pwsh.ps1); the command is always a file.
+ *   ladder our prompt reports (shell/pwsh.ps1); the command is always a file, which records its
+ *   own `$?` for the prompt.
  */
 import { hasLineBreaks, LONG_LINE_CHARS, plainSourceLine, prepareCommand, type CommandLines } from '../commandText';
 import { shepherdLaunch } from '../integration/integrationLaunch';
@@ -25,6 +26,9 @@ export const shepherdCommandLines: CommandLines = {
   needsScriptFile: (command) => hasLineBreaks(command) || command.length > LONG_LINE_CHARS,
   typedLine: (kind, command) => (kind === 'sh' ? `${C_MARK.sh}; eval ${posixQuote(command)}` : kind === 'pwsh' ? `${C_MARK.pwsh}; ${command}` : command),
   sourceLine: (kind, name) => (C_MARK[kind] !== undefined ? `${C_MARK[kind]}; ${plainSourceLine(kind, name)}` : plainSourceLine(kind, name)),
+  // PowerShell: the file records the command's own $? for our prompt (shell/pwsh.ps1); after `. file`
+  // $? is true even when its last cmdlet failed.
+  fileText: (kind, command) => (kind === 'pwsh' ? `${command}\n$global:__TshepFileOk = $?\n` : `${command}\n`),
 };
 
 export const shepherdStrategy: ExecutionStrategy = {
@@ -35,7 +39,7 @@ export const shepherdStrategy: ExecutionStrategy = {
     const files = await filesOrFailure(context, 'its scripts could not be written');
     if ('failure' in files) return files;
     const { shell } = request;
-    const launch = shepherdLaunch(shell.kind, files, process.env);
+    const launch = shepherdLaunch(shell.kind, files, process.env, process.platform, request.marks);
     if (!launch) return { failure: `no integration script for ${shell.name}` };
     // The shell is named explicitly so that its arguments apply to it, not to the default profile.
     const options = {

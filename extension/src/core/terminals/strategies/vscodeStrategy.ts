@@ -11,8 +11,10 @@ import { baseTerminalOptions, openIntegratedTerminal, type ExecutionStrategy } f
 export const vscodeCommandLines: CommandLines = {
   needsScriptFile: (command) => hasLineBreaks(command),
   typedLine: (_kind, command) => command,
-  sourceLine: plainSourceLine,
-  fileText: (kind, command) => (kind === 'pwsh' ? pwshReportingFileText(command) : `${command}\n`),
+  // PowerShell: `exit N` ends the file before its own report, not the line: the report then comes after it.
+  sourceLine: (kind, name) => (kind === 'pwsh' ? `${plainSourceLine(kind, name)}; __TshepAfterFile $? $global:LASTEXITCODE` : plainSourceLine(kind, name)),
+  // The file reports the screen too (no C of ours to report it with): see outputStart.ts.
+  fileText: (kind, command) => (kind === 'pwsh' ? pwshReportingFileText(command, { reportScreen: true }) : `${command}\n`),
 };
 
 export const vscodeStrategy: ExecutionStrategy = {
@@ -22,7 +24,7 @@ export const vscodeStrategy: ExecutionStrategy = {
   async open(request, context) {
     // The private folder is a convenience here (multi-line commands): without it they are typed as is.
     const files = await context.integrationFiles().catch(() => undefined);
-    return openIntegratedTerminal({ ...baseTerminalOptions(request, context.host), env: managedEnv(request.shell.kind, files) }, request, context);
+    return openIntegratedTerminal({ ...baseTerminalOptions(request, context.host), env: managedEnv(request.shell.kind, files, request.marks) }, request, context);
   },
   prepareCommand: (command, kind, runsDir) => prepareCommand(vscodeCommandLines, command, kind, runsDir),
 };

@@ -1,0 +1,67 @@
+/**
+ * The service's part in keeping secrets from the model: every result and progress line redacted
+ * under the call's settings, and a prompt for a secret handed to the person (an event the window
+ * turns into a notification) or, under VS Code's global auto-approve where nobody would see it,
+ * cancelled with Ctrl+C as VS Code's own terminal tool does.
+ */
+import type { TerminalRunResult } from '../../../../common/src/protocol';
+import { ShepherdError } from '../errors';
+import type { RunProgress } from '../run/commandRun';
+import { redactorFor } from '../secrets/redaction';
+import { redactResult } from '../secrets/resultRedaction';
+import type { ShepherdSettings } from '../settings';
+import type { CallOptions } from './callContext';
+import { runResult } from './runResult';
+import { sensitiveCancelledMessage } from './runMessages';
+import type { StartedRun } from './runStart';
+
+/** A run waits at a prompt for a secret: the person is told where to type it. */
+export interface SecretPrompt {
+  readonly runId: number;
+  readonly terminal: string;
+  readonly command: string;
+  readonly prompt: string;
+}
+
+/** Bound on the wait for the shell to report the end after the Ctrl+C of an auto-cancel. */
+const CANCEL_WAIT_MS = 3000;
+
+/** What a call returns as the model may read it: its result redacted, and an expected failure's message too (it quotes the command). */
+export async function redactedCall(call: Promise<TerminalRunResult>, settings: () => ShepherdSettings): Promise<TerminalRunResult> {
+  try {
+    return redactResult(await call, redactorFor(settings()));
+  } catch (error) {
+    if (!(error instanceof ShepherdError)) throw error;
+    const { text, count } = redactorFor(settings()).redact(error.message);
+    throw count > 0 ? new ShepherdError(error.code, text) : error;
+  }
+}
+
+/** The call's options with its progress lines redacted under `settings`. */
+export function redactedProgress(options: CallOptions, settings: () => ShepherdSettings): CallOptions {
+  const { onProgress } = options;
+  if (!onProgress) return options;
+  return { ...options, onProgress: (progress: RunProgress) => onProgress({ ...progress, lastLine: redactorFor(settings()).redact(progress.lastLine).text }) };
+}
+
+/**
+ * A result at a prompt for a secret: under global auto-approve the command is cancelled (Ctrl+C,
+ * a bounded wait for its end) and the result says why; otherwise `tell` hands it to the person.
+ */
+export async function guardSecretPrompt(
+  result: TerminalRunResult,
+  { session, run }: StartedRun,
+  settings: ShepherdSettings,
+  tell: (prompt: SecretPrompt) => void,
+): Promise<TerminalRunResult> {
+  if (!result.sensitive || !run.active) return result;
+  if (!settings.globalAutoApprove) {
+    tell({ runId: run.id, terminal: session.name, command: run.command, prompt: result.prompt ?? '' });
+    return result;
+  }
+  if (!session.closed) {
+    session.interrupt();
+    await run.wait({ timeoutMs: CANCEL_WAIT_MS, stopAtInput: false });
+  }
+  return runResult(run, 'cancelled', { note: sensitiveCancelledMessage(session.name) });
+}
