@@ -37,6 +37,12 @@ const bundles = [
   },
   {
     ...common,
+    // The per-command check parses in this worker thread (extension/src/core/checks/commandSafety/lineParser.ts).
+    entryPoints: { parseWorker: 'extension/src/core/checks/commandSafety/parseWorker.ts' },
+    outdir: 'dist',
+  },
+  {
+    ...common,
     entryPoints: { 'mcp-server': 'mcp-server/src/main.ts' },
     outdir: 'dist',
     // The MCP server reports the extension's version; the extension reads it from its manifest.

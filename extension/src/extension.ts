@@ -12,7 +12,8 @@ import { publishBridgeFile, type BridgeFilePublisher } from './bridge/bridgeFile
 import { startBridgeServer, type BridgeServer } from './bridge/bridgeServer';
 import { createBridgeHandlers } from './bridge/handlers';
 import { SessionApprovalStore } from './core/checks/commandSafety/approvalChoices';
-import { ShellGrammars, grammarPathsIn } from './core/checks/commandSafety/shellGrammars';
+import { WorkerParser } from './core/checks/commandSafety/lineParser';
+import { grammarPathsIn } from './core/checks/commandSafety/shellGrammars';
 import { commandSafetyCheck } from './core/checks/commandSafetyCheck';
 import { DataDirAlarm, describeDataDirFailure } from './core/dataDirAlarm';
 import { setListenerErrorHandler } from './core/events';
@@ -20,6 +21,7 @@ import { createProcessLedger, defaultLedgerSettings } from './core/ledger';
 import { createRunOutputFactory } from './core/output/runOutputFactory';
 import { redactingLogger } from './core/secrets/redactingLogger';
 import { redactorFor } from './core/secrets/redaction';
+import { TerminalSecrets } from './core/secrets/terminalSecrets';
 import { createProcessMonitor } from './core/processes';
 import { DevServers } from './core/servers/devServers';
 import { WorkspaceStacks } from './core/stacks/workspaceStacks';
@@ -35,6 +37,7 @@ import { modalApprover } from './vscode/commandApproval';
 import { offerAgentHostSetup } from './vscode/agentHostFirstRun';
 import { offerCopilotSetup } from './vscode/copilotFirstRun';
 import { createLogChannel } from './vscode/logChannel';
+import { configuredTerminalEnv } from './vscode/terminalEnv';
 import { ownMcpClientName, registerMcpServerProvider } from './vscode/mcpServerProvider';
 import { readLogLevel, readSettings } from './vscode/settings';
 import { watchStacks, workspaceFolderPaths } from './vscode/stackWatcher';
@@ -77,22 +80,26 @@ export async function activate(context: ExtensionContext): Promise<void> {
   const stacks = new WorkspaceStacks({ roots: workspaceFolderPaths, logger: log });
   context.subscriptions.push(stacks, watchStacks(stacks));
   void stacks.analysis(); // logged once ready; workspace_info finds it cached
-  const grammars = new ShellGrammars(grammarPathsIn(context.asAbsolutePath(path.join('dist', 'grammars'))));
-  // Loaded now, so the first command is not the one that waits for it (a failure is retried at the first command).
-  void grammars.load().then(
-    (loaded) => log.info(`command safety: shell grammars loaded in ${loaded.loadMs.toFixed(1)} ms`),
+  // Lines are parsed in a worker thread, so neither compiling the grammars nor a pathological line holds this loop.
+  const parser = new WorkerParser({ script: context.asAbsolutePath(path.join('dist', 'parseWorker.js')), grammars: grammarPathsIn(context.asAbsolutePath(path.join('dist', 'grammars'))) });
+  context.subscriptions.push(parser);
+  // Started now, so the first command is not the one that waits for it (a failure is retried at the first command).
+  void parser.start().then(
+    (loadMs) => log.info(`command safety: shell grammars loaded in ${loadMs.toFixed(1)} ms (worker thread)`),
     (error: unknown) => log.error('command safety: the shell grammars could not be loaded; every command will be asked about', error),
   );
   const safetySessions = new SessionApprovalStore();
+  const terminalSecrets = new TerminalSecrets({ configuredEnv: configuredTerminalEnv });
   const terminals = new TerminalService({
     host,
+    terminalSecrets,
     settings: readSettings,
     createOutput: createRunOutputFactory({
       logsDir: path.join(dataDir, 'logs'),
       limitChars: () => readSettings().outputLimitChars,
       logger: log,
       onLogFileFailure: (file, error) => dataDirAlarm.report('outputLog', file, error),
-      redactor,
+      redactor: (terminalName) => terminalSecrets.redactor(terminalName, readSettings()),
     }),
     probeShell: (pid) => monitor.probeShell(pid),
     descendants: (pid) => monitor.descendants(pid),
@@ -101,7 +108,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
     logger: log,
     isTrusted: isWorkspaceTrusted,
     servers,
-    checks: [commandSafetyCheck({ grammars, settings: () => readSafetySettings(localUserSettingsFile(context.globalStorageUri.fsPath)), sessions: safetySessions, keepRules: keepAutoApproveRules, home: os.homedir(), logger: log })],
+    checks: [commandSafetyCheck({ parser, settings: () => readSafetySettings(localUserSettingsFile(context.globalStorageUri.fsPath)), sessions: safetySessions, keepRules: keepAutoApproveRules, home: os.homedir(), logger: log })],
     approver: modalApprover(),
     audit: ({ command, safety, ...where }) => ledger.recordDecision({ ...where, cmd: command, ...safety }),
   });

@@ -1,19 +1,18 @@
 /**
  * The per-command safety check: what a decision costs once the grammars are loaded (every line of
- * the unit and hardening corpora, in process, VS Code's default rules) and its slowest line, the
- * longest event-loop stall over a fresh process's first 200 decisions on the extension host's
- * Node (safetyStall.ts), what loading the grammars costs, and the
+ * the unit and hardening corpora, in process, VS Code's default rules) and its slowest line, what
+ * loading the grammars costs (the extension host's loop is safetyHostBench.ts), and the
  * questions a scripted 20-command agent session costs through terminal_run next to VS Code's own
  * run_in_terminal, both under VS Code's default rules in the same window, through VS Code's chat
  * (the scripted model of test/support/scriptedChat): every confirmation VS Code shows and every
  * question of ours is answered and counted.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ensureVsCode, vsCodeInstallPaths } from '../../.devtools/scripts/vscodeInstall';
+import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
 import { buildRules, EMPTY_RULES } from '../../extension/src/core/checks/commandSafety/autoApproveRules';
 import { decideLine } from '../../extension/src/core/checks/commandSafety/decide';
+import { inProcessParser } from '../../extension/src/core/checks/commandSafety/lineParser';
 import { ShellGrammars } from '../../extension/src/core/checks/commandSafety/shellGrammars';
 import { ChatSession, scriptedChatLaunch, type Confirmation } from '../support/chatSession';
 import { repoRoot } from '../support/mcpClient';
@@ -36,33 +35,6 @@ export interface SafetyLocalResult {
   readonly worst: { readonly ms: number; readonly line: string };
 }
 
-export interface SafetyStallResult {
-  /** The Node that ran it (the extension host's: code-server's Node 24). */
-  readonly node: string;
-  readonly decisions: number;
-  /** The longest the event loop waited over the first decisions of a fresh process (pathological lines first). */
-  readonly longestStallMs: number;
-  /** The same heartbeat for a second with no decision: the machine's own share of the stall. */
-  readonly idleStallMs: number;
-  /** The longest loading the grammars (and warming them up) held the loop. */
-  readonly loadStallMs: number;
-  /** The most CPU time one decision took (the process's, so preemption by other processes is not in it). */
-  readonly cpuMaxMs: number;
-  readonly decision: Stats;
-  readonly worst: { readonly ms: number; readonly line: string };
-}
-
-/** The first 200 decisions of a fresh process on the extension host's Node (safetyStall.ts); figures only. */
-export async function runSafetyStallBench(): Promise<SafetyStallResult> {
-  const { nodeBin } = vsCodeInstallPaths(repoRoot);
-  const node = existsSync(nodeBin) ? nodeBin : process.execPath;
-  const output = await new Promise<string>((resolve, reject) => {
-    execFile(node, ['--import', 'tsx', path.join(repoRoot, 'test', 'bench', 'safetyStall.ts')], { cwd: repoRoot, timeout: 300_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
-  });
-  const parsed = JSON.parse(output) as Omit<SafetyStallResult, 'decision'> & { times: number[] };
-  return { ...parsed, decision: summarize(parsed.times) };
-}
-
 export async function runSafetyLocalBench(rounds = 20): Promise<SafetyLocalResult> {
   const dirs = new TempDirs();
   try {
@@ -73,7 +45,7 @@ export async function runSafetyLocalBench(rounds = 20): Promise<SafetyLocalResul
     writeFileSync(path.join(workspace, 'package.json'), JSON.stringify({ scripts: { build: 'tsc', test: 'mocha' } }));
     const settings = defaultSafetySettings(workspace);
     const rules = buildRules({}, false);
-    const context = { grammars: first, settings, rules, session: { rules: EMPTY_RULES, allowAll: false }, home: HOME };
+    const context = { parser: inProcessParser(first), settings, rules, session: { rules: EMPTY_RULES, allowAll: false }, home: HOME };
     const lines = CORPUS.filter((e) => e.line.length <= 1000);
     const long = CORPUS.filter((e) => e.line.length > 1000);
     const times: number[] = [];

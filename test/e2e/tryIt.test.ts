@@ -154,7 +154,7 @@ describe('Terminal Shepherd without an agent: Run a Command, a dev server, the w
     const rows = await pickRows(page());
     assert.match(rows[0] ?? '', /^Claude Code, found: ~\/\.claude\.json exists, Check with: claude mcp list, Found on this machine$/);
     assert.match(rows[1] ?? '', /^Gemini CLI, found: ~\/\.gemini exists/);
-    assert.deepEqual(rows.slice(2).map((r) => r.split(',')[0]), ['Codex', 'Cursor', 'Cline', 'Continue', 'opencode', 'Any other MCP client (JSON)']);
+    assert.deepEqual(rows.slice(2).map((r) => r.split(',')[0]), ['VS Code agents and Copilot CLI', 'Codex', 'Cursor', 'Cline', 'Continue', 'opencode', 'Any other MCP client (JSON)']);
     await page().mouse.move(700, 700);
     await win.vscode.screenshot(walkthroughPicture('connect-client.png'));
     await pickRow(page(), 'Cursor').first().click();

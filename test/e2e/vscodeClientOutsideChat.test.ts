@@ -29,7 +29,7 @@ describe("VS Code's own MCP client outside a chat, per-command check on", functi
   async function answerModal(command: string, button: 'Run Once' | 'Cancel'): Promise<void> {
     const dialog = win.vscode.page.locator('.monaco-dialog-box', { hasText: `Run \`${command}\`?` });
     await dialog.waitFor({ timeout: 30_000 });
-    const toasts = await win.vscode.page.locator('.notification-toast', { hasText: 'Terminal Shepherd' }).count();
+    const toasts = await win.vscode.page.locator('.notification-toast', { hasText: 'MCP Server (Terminal Shepherd)' }).count();
     assert.equal(toasts, 0, 'no elicitation toast apart from the call');
     await dialog.locator('.monaco-button', { hasText: new RegExp(`^${button}$`) }).click({ timeout: 10_000 });
   }

@@ -5,7 +5,8 @@
 // process goes on (checked in /proc); editing a test file (the test writes it) and calling
 // terminal_state reports the next cycle; a second copy is never started; `q` stops it. The window
 // has a person's environment, without the CI variables of the machine the tests run on (on which
-// vitest would not watch); one test sets CI itself for jest.
+// vitest would not watch); one test sets CI itself for jest. Managed terminals carry AI_AGENT, under
+// which vitest 4 does not watch unless asked (--watch), as an agent wants.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -55,8 +56,15 @@ describe('test runners in watch mode in a real VS Code: watching, the next cycle
 
   const fix = (file: string): void => writeFileSync(path.join(win.workspace, 'tests', file), file.startsWith('vitest') ? "import { expect, test } from 'vitest';\ntest('multiplies', () => { expect(2 * 2).toBe(4); });\ntest('divides', () => { expect(6 / 2).toBe(3); });\n" : "test('multiplies', () => { expect(2 * 2).toBe(4); });\ntest('divides', () => { expect(6 / 2).toBe(3); });\n");
 
-  it('npx vitest returns watching with 3 passed and 1 failed, and keeps running', async () => {
-    const r = await win.run('terminal_run', { command: 'npx vitest', cwd: 'tests', name: 'vitest', timeout: 120_000 });
+  it('plain npx vitest runs once and ends: vitest 4 reads the AI_AGENT that managed terminals carry and does not watch', async () => {
+    const r = await win.run('terminal_run', { command: 'npx vitest', cwd: 'tests', name: 'vitest-once', timeout: 120_000 });
+    assert.equal(r.status, 'completed', JSON.stringify(r));
+    assert.equal(r.exitCode, 1);
+    assert.match(r.output, /Tests {2}1 failed \| 3 passed \(4\)/);
+  });
+
+  it('npx vitest --watch returns watching with 3 passed and 1 failed, and keeps running', async () => {
+    const r = await win.run('terminal_run', { command: 'npx vitest --watch', cwd: 'tests', name: 'vitest', timeout: 120_000 });
     assert.equal(r.status, 'watching', JSON.stringify(r));
     assert.equal(r.watch?.tool, 'vitest');
     assert.equal(r.watch?.cycle, 1);
@@ -66,8 +74,8 @@ describe('test runners in watch mode in a real VS Code: watching, the next cycle
     await runnerPid('vitest', /vitest/);
   });
 
-  it('a second `npx vitest` in the same folder is already running: nothing started', async () => {
-    const again = await win.run('terminal_run', { command: 'npx  vitest', cwd: 'tests', name: 'vitest-2' });
+  it('a second `npx vitest --watch` in the same folder is already running: nothing started', async () => {
+    const again = await win.run('terminal_run', { command: 'npx  vitest  --watch', cwd: 'tests', name: 'vitest-2' });
     assert.equal(again.status, 'already_running');
     assert.equal(again.server?.terminal, 'vitest');
     const terminals = (await win.run('terminal_list', {})) as unknown as { terminals: { name: string }[] };

@@ -27,6 +27,7 @@ import {
   serverRequests,
   type ApprovalAskParams,
   type ApprovalAskResult,
+  type ApprovalQuestionParams,
   type CallMeta,
   type HelloResult,
   type MethodKey,
@@ -45,7 +46,7 @@ export interface RequestContext {
   /** The connection the request came on: one MCP client's session. */
   readonly session: string;
   /** Asks the person through the MCP client's elicitation (approval/ask), when the client declared it. */
-  readonly elicit?: (question: Omit<ApprovalAskParams, 'elicitId'>, signal: AbortSignal) => Promise<ApprovalAskResult>;
+  readonly elicit?: (question: ApprovalQuestionParams, signal: AbortSignal) => Promise<ApprovalAskResult>;
 }
 
 export type BridgeHandlers = {

@@ -11,7 +11,7 @@ import type { WorkspaceStacks } from '../core/stacks/workspaceStacks';
 import type { CallOptions } from '../core/service/callContext';
 import type { TerminalService } from '../core/service/terminalService';
 import type { BridgeHandlers, RequestContext } from './bridgeServer';
-import { elicitationApprover } from './elicitationApprover';
+import { elicitationApprover, elicitationSecretAsker } from './elicitationApprover';
 
 export interface HandlerDependencies {
   readonly terminals: TerminalService;
@@ -24,7 +24,7 @@ export interface HandlerDependencies {
 
 function callOptions({ signal, progress, meta, session, elicit }: RequestContext, ownClientName: string): CallOptions {
   // A client that declared elicitation is asked in its own UI (told the service's answer bound); any
-  // other through the window's modal. So is a call of this window's own client from outside a chat:
+  // other through the window's modal (a prompt for a secret: its notification). So is a call of this window's own client from outside a chat:
   // VS Code shows its elicitation then only as a toast apart from the call (it waited unseen).
   const outsideChat = meta.client?.name === ownClientName && meta.agentSession?.from !== VSCODE_CONVERSATION;
   return {
@@ -32,7 +32,9 @@ function callOptions({ signal, progress, meta, session, elicit }: RequestContext
     onProgress: progress,
     meta,
     session,
-    ...(elicit && !outsideChat ? { approver: (answerTimeoutMs: number) => elicitationApprover(elicit, answerTimeoutMs) } : {}),
+    ...(elicit && !outsideChat
+      ? { approver: (answerTimeoutMs: number) => elicitationApprover(elicit, answerTimeoutMs), secretAsker: (answerTimeoutMs: number) => elicitationSecretAsker(elicit, answerTimeoutMs) }
+      : {}),
   };
 }
 

@@ -10,16 +10,16 @@ import { promises as fs } from 'node:fs';
 import { getJsonValue } from './configEdits';
 import { SERVER_KEY, clientSpec, type ClientContext, type Scope } from './mcpClients';
 
-/** The VS Code 1.139 settings that put new chats in an agent-host harness, as read (anything). */
+/**
+ * The VS Code 1.139 settings that put new chats in an agent-host harness, as read (anything).
+ * Not `chat.agentHost.claudeAgent.enabled` / `codexAgent.enabled`: they only make those agents
+ * available to pick (on by default outside stable builds), so they say nothing of where chats run.
+ */
 export interface AgentHostSettings {
   /** chat.defaultToCopilotHarness: new editor and panel chats default to the Agent Host Copilot SDK. */
   readonly defaultToCopilotHarness: unknown;
   /** chat.editor.preferCopilotHarness (also a policy): the Copilot SDK wherever the local harness would be chosen. */
   readonly preferCopilotHarness: unknown;
-  /** chat.agentHost.claudeAgent.enabled: the Claude agent in the agent host. */
-  readonly claudeAgent: unknown;
-  /** chat.agentHost.codexAgent.enabled: the Codex agent in the agent host. */
-  readonly codexAgent: unknown;
   /** chat.disableAIFeatures: chat is off altogether. */
   readonly aiFeaturesDisabled: unknown;
 }
@@ -28,8 +28,6 @@ export interface AgentHostSettings {
 export const AGENT_HOST_SETTING_NAMES: Readonly<Record<Exclude<keyof AgentHostSettings, 'aiFeaturesDisabled'>, string>> = {
   defaultToCopilotHarness: 'chat.defaultToCopilotHarness',
   preferCopilotHarness: 'chat.editor.preferCopilotHarness',
-  claudeAgent: 'chat.agentHost.claudeAgent.enabled',
-  codexAgent: 'chat.agentHost.codexAgent.enabled',
 };
 
 /** Where the agent host would find Terminal Shepherd, per scope: present or not (a project scope only with a folder open). */

@@ -25,8 +25,6 @@ function readAgentHostSettings(): AgentHostSettings {
   return {
     defaultToCopilotHarness: chat.get('defaultToCopilotHarness'),
     preferCopilotHarness: chat.get('editor.preferCopilotHarness'),
-    claudeAgent: chat.get('agentHost.claudeAgent.enabled'),
-    codexAgent: chat.get('agentHost.codexAgent.enabled'),
     aiFeaturesDisabled: chat.get('disableAIFeatures'),
   };
 }

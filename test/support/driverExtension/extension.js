@@ -8,9 +8,12 @@
 //                  or {"id":1,"error":{"name":"Error","message":"...","stack":"..."}}
 // `code` is the body of an async function with parameters (vscode, require, state): `state` is one
 // object shared by all calls in this extension host, to keep listeners and disposables between calls.
+// With TS_TEST_DRIVER_LOOP=1 it also measures the extension host's event loop from its own
+// activation (before the extensions that activate on startup finished): `state.loop` (see watchLoop).
 'use strict';
 const fs = require('fs');
 const net = require('net');
+const { monitorEventLoopDelay } = require('perf_hooks');
 const vscode = require('vscode');
 
 const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor;
@@ -100,7 +103,49 @@ function serve(socketPath, context, output) {
   });
 }
 
+/** Heartbeat period (ms): a gap longer than this by STALL_MS or more is kept with its wall-clock end. */
+const BEAT_MS = 2;
+const STALL_MS = 10;
+
+/**
+ * The event loop's delay, in phases the test names: `state.loop.phase(name)` closes the current
+ * phase (its histogram: max, p50, p99 in ms) and opens the next; `state.loop.report()` closes the
+ * last and returns every phase and every stall (a heartbeat gap over STALL_MS, its end as Date.now()).
+ */
+function watchLoop(context) {
+  const phases = [];
+  const stalls = [];
+  let current = { name: 'activation', startedAt: Date.now(), histogram: monitorEventLoopDelay({ resolution: 1 }) };
+  current.histogram.enable();
+  let last = performance.now();
+  const heartbeat = setInterval(() => {
+    const now = performance.now();
+    if (now - last - BEAT_MS >= STALL_MS) stalls.push({ endedAt: Date.now(), ms: now - last - BEAT_MS, phase: current.name });
+    last = now;
+  }, BEAT_MS);
+  const close = () => {
+    const h = current.histogram;
+    h.disable();
+    const ms = (ns) => ns / 1e6;
+    phases.push({ name: current.name, startedAt: current.startedAt, endedAt: Date.now(), maxMs: ms(h.max), p50Ms: ms(h.percentile(50)), p99Ms: ms(h.percentile(99)), samples: h.count });
+  };
+  state.loop = {
+    phase(name) {
+      close();
+      current = { name, startedAt: Date.now(), histogram: monitorEventLoopDelay({ resolution: 1 }) };
+      current.histogram.enable();
+    },
+    report() {
+      close();
+      clearInterval(heartbeat);
+      return { phases, stalls };
+    },
+  };
+  context.subscriptions.push({ dispose: () => (clearInterval(heartbeat), current.histogram.disable()) });
+}
+
 function activate(context) {
+  if (process.env.TS_TEST_DRIVER_LOOP === '1') watchLoop(context);
   const output = vscode.window.createOutputChannel('Terminal Shepherd Test Driver');
   context.subscriptions.push(output);
   const socketPath = process.env.TS_TEST_DRIVER_SOCKET;

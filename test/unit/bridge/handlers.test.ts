@@ -41,6 +41,8 @@ describe('bridge handlers and the agent session', () => {
     await handlers.run({ command: 'ls' }, context({ client: client(OWN), agentSession: conversation }));
     await handlers.run({ command: 'ls' }, context({ client: client('claude-code') }));
     assert.deepEqual(calls.map((c) => c.approver !== undefined), [false, false, true, true]);
+    // A prompt for a secret is told the same way: the client's elicitation, else the window's notification.
+    assert.deepEqual(calls.map((c) => c.secretAsker !== undefined), [false, false, true, true]);
   });
 
   it('lists the caller’s own terminals for session "mine"', async () => {

@@ -16,7 +16,7 @@ import { defaultSettings, type ShepherdSettings } from '../../../extension/src/c
 import { type TerminalService } from '../../../extension/src/core/service/terminalService';
 import { collectingLogger } from '../../support/collectingLogger';
 import { TempDirs } from '../../support/tempDirs';
-import { grammars } from '../../support/packageGrammars';
+import { workerParser } from '../../support/packageGrammars';
 import { HOME, defaultSafetySettings } from './commandSafety/fixtures';
 import { FakeTerminalHost, ScriptedProbe, completeEveryCommand, typedAnywhere } from '../terminals/fakeTerminalHost';
 import { fakeTerminalService, serviceForEachTest } from '../service/serviceSupport';
@@ -49,7 +49,7 @@ describe('the per-command safety check, in the terminal service', () => {
       workspaceFolder: () => workspace,
       checks: [
         commandSafetyCheck({
-          grammars,
+          parser: workerParser,
           settings: () => ({ ...defaultSafetySettings(workspace), autoApprove: { workspaceValue: autoApprove } }),
           sessions,
           keepRules: async (grant) => {

@@ -11,7 +11,7 @@ import { agentHostEntries, agentHostSetupStep, type AgentHostSettings } from '..
 import type { ClientContext } from '../../../extension/src/clients/mcpClients';
 import { TempDirs } from '../../support/tempDirs';
 
-const off: AgentHostSettings = { defaultToCopilotHarness: false, preferCopilotHarness: undefined, claudeAgent: undefined, codexAgent: false, aiFeaturesDisabled: false };
+const off: AgentHostSettings = { defaultToCopilotHarness: false, preferCopilotHarness: undefined, aiFeaturesDisabled: false };
 
 describe('agentHostSetupStep: what the agent host needs to find Terminal Shepherd', () => {
   it('no agent-host harness on (VS Code 1.139’s defaults, or settings never read): nothing to do', () => {
@@ -25,8 +25,6 @@ describe('agentHostSetupStep: what the agent host needs to find Terminal Shepher
     for (const [key, name] of [
       ['defaultToCopilotHarness', 'chat.defaultToCopilotHarness'],
       ['preferCopilotHarness', 'chat.editor.preferCopilotHarness'],
-      ['claudeAgent', 'chat.agentHost.claudeAgent.enabled'],
-      ['codexAgent', 'chat.agentHost.codexAgent.enabled'],
     ] as const) {
       const step = agentHostSetupStep({ ...off, [key]: true }, { user: false, project: false });
       assert.equal(step.kind, 'connect', key);

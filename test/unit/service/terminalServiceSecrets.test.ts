@@ -7,9 +7,10 @@
  */
 import assert from 'node:assert/strict';
 import { BridgeErrorCode } from '../../../extension/src/core/errors';
-import type { SecretPrompt } from '../../../extension/src/core/service/secretGuard';
+import type { SecretAnswer, SecretAsker, SecretPrompt } from '../../../extension/src/core/service/secretQuestion';
 import { marker } from '../../../extension/src/core/secrets/redaction';
-import { rejectsWith, useTerminalService } from './terminalServiceSupport';
+import { rejectsWith, sleep, useTerminalService } from './terminalServiceSupport';
+import { waitFor } from '../processes/helpers';
 
 const token = `ghp_${'Zq8'.repeat(12)}`;
 
@@ -72,6 +73,81 @@ describe('TerminalService against a fake TerminalHost', () => {
       assert.match(String(result.message), /global auto-approve .* so it was cancelled/);
       assert.deepEqual(t.host.last.sentText, [{ text: '\u0003', addNewLine: false }]);
       assert.deepEqual(told, []);
+    });
+  });
+
+  describe('a client that can be asked (elicitation)', () => {
+    /** A client's question: the test answers it when it likes; each ask is recorded with its signal. */
+    function scriptedAsker() {
+      const asked: { prompt: SecretPrompt; signal: AbortSignal; answer: (a: SecretAnswer) => void; timeoutMs: number }[] = [];
+      const factory = (timeoutMs: number): SecretAsker => ({
+        ask: (prompt, signal) => new Promise<SecretAnswer>((answer) => asked.push({ prompt, signal, answer, timeoutMs })),
+      });
+      return { asked, factory };
+    }
+
+    beforeEach(() => {
+      t.host.onExecute = (execution, terminal) => {
+        execution.start();
+        execution.push('[sudo] password for dev: ');
+        terminal.onSendText = (text) => {
+          if (text === '\u0003') terminal.current.end(130);
+        };
+      };
+    });
+
+    it('the result returns at once while the question is out; Cancel Command sends Ctrl+C; the window shows no notification', async () => {
+      const { asked, factory } = scriptedAsker();
+      const told: SecretPrompt[] = [];
+      t.service.onDidAskForSecret((prompt) => told.push(prompt));
+      const waiting = await t.service.run({ command: 'sudo true' }, { secretAsker: factory });
+      assert.equal(waiting.status, 'waiting_for_input');
+      assert.equal(waiting.sensitive, true);
+      assert.deepEqual(asked.map((a) => ({ command: a.prompt.command, prompt: a.prompt.prompt, terminal: a.prompt.terminal })), [{ command: 'sudo true', prompt: '[sudo] password for dev:', terminal: 'default' }]);
+      assert.ok(asked[0]!.timeoutMs > 0, 'the question is bounded');
+      // The model asks again while the person has not answered: one question.
+      assert.equal((await t.service.state({ name: 'default' }, { secretAsker: factory })).sensitive, true);
+      assert.equal(asked.length, 1);
+      asked[0]!.answer('cancel');
+      await waitFor('Ctrl+C typed', () => (t.host.last.sentText.length > 0 ? true : undefined));
+      assert.deepEqual(t.host.last.sentText, [{ text: '\u0003', addNewLine: false }]);
+      assert.equal((await t.service.state({ name: 'default', wait: true })).exitCode, 130);
+      assert.deepEqual(told, []);
+    });
+
+    it('Focus Terminal shows the terminal and types nothing', async () => {
+      const { asked, factory } = scriptedAsker();
+      await t.service.run({ command: 'sudo true' }, { secretAsker: factory });
+      const shownBefore = t.host.last.shown.length;
+      asked[0]!.answer('focus');
+      await waitFor('the terminal shown', () => (t.host.last.shown.length > shownBefore ? true : undefined));
+      assert.equal(t.host.last.shown.at(-1), false, 'focused (not preserveFocus)');
+      assert.deepEqual(t.host.last.sentText, []);
+    });
+
+    it('the question is taken down once the person has typed it (the run leaves the prompt)', async () => {
+      const { asked, factory } = scriptedAsker();
+      await t.service.run({ command: 'sudo make install' }, { secretAsker: factory });
+      assert.equal(asked[0]!.signal.aborted, false);
+      t.host.last.current.push('\r\ninstalling\r\n');
+      await waitFor('the question taken down', () => (asked[0]!.signal.aborted ? true : undefined));
+    });
+
+    it('a question the client could not take falls back to the window’s notification; a dismissed one does not', async () => {
+      const told: SecretPrompt[] = [];
+      t.service.onDidAskForSecret((prompt) => told.push(prompt));
+      await t.service.run({ command: 'sudo true' }, { secretAsker: () => ({ ask: () => Promise.reject(new Error('connection gone')) }) });
+      await waitFor('the notification', () => (told.length > 0 ? true : undefined));
+      assert.equal(told[0]?.command, 'sudo true');
+      t.setup();
+      t.service.onDidAskForSecret((prompt) => told.push(prompt));
+      t.host.onExecute = (execution) => {
+        execution.start();
+        execution.push('Enter passphrase for key \'/home/dev/.ssh/id_ed25519\': ');
+      };
+      await t.service.run({ command: 'ssh host' }, { secretAsker: () => ({ ask: () => Promise.resolve('declined') }) });
+      await sleep(50);
+      assert.equal(told.length, 1);
     });
   });
 

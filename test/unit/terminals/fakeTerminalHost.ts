@@ -202,7 +202,8 @@ export class FakeTerminalHost implements TerminalHost {
   injection = true;
   /** Scripted reaction to every executeCommand, called after it returned. */
   onExecute: ((execution: FakeExecution, terminal: FakeTerminal) => void) | undefined;
-  private nextPid = 1001;
+  /** The pid the next terminal's shell gets (a test may point it at a real process). */
+  nextPid = 1001;
 
   create(options: CreateTerminalOptions): FakeTerminal {
     const terminal = new FakeTerminal(options.name, this.nextPid++, options, this);

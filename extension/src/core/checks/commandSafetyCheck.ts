@@ -11,10 +11,11 @@ import type { ApprovalOffer, CheckVerdict, CommandCheck } from './commandCheck';
 import { RUN_ONCE, choicesFor, grantFor, scopeOf, type Grant, type SessionApprovalStore } from './commandSafety/approvalChoices';
 import { buildRules, type RuleSet } from './commandSafety/autoApproveRules';
 import { decideLine, type SafetyDecision, type SafetySettings } from './commandSafety/decide';
-import type { ShellGrammars } from './commandSafety/shellGrammars';
+import type { LineParser } from './commandSafety/lineParser';
 
 export interface CommandSafetyDependencies {
-  readonly grammars: ShellGrammars;
+  /** Parses each line within the bound, off the extension host's loop. */
+  readonly parser: LineParser;
   readonly settings: () => SafetySettings;
   readonly sessions: SessionApprovalStore;
   /** Stores a workspace or user allow as VS Code does (chat.tools.terminal.autoApprove). */
@@ -39,11 +40,10 @@ export function commandSafetyCheck(deps: CommandSafetyDependencies): CommandChec
       if (line === undefined || shell === undefined) return { kind: 'pass' };
       let decision: SafetyDecision;
       try {
-        const grammars = await deps.grammars.load();
         const settings = deps.settings();
         decision = await decideLine(
           { line, powershell: shell.kind === 'pwsh', cwd: call.kind === 'run' ? call.cwd : undefined },
-          { grammars, settings, rules: rulesFor(settings), session: deps.sessions.approvals(caller.session), home: deps.home },
+          { parser: deps.parser, settings, rules: rulesFor(settings), session: deps.sessions.approvals(caller.session), home: deps.home },
         );
       } catch (error) {
         // Fail closed: a line that cannot be read is asked about, whatever the settings.

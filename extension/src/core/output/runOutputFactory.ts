@@ -15,8 +15,8 @@ export interface RunOutputFactoryOptions {
   readonly keepLogFiles?: number;
   /** A log file could not be created or written (the run says so; the user is told once). */
   readonly onLogFileFailure?: (path: string, error: Error) => void;
-  /** Read per run: what takes secrets out of its log file. */
-  readonly redactor?: () => Redactor;
+  /** Read per run: what takes secrets out of its log file (the terminal's own variables too). */
+  readonly redactor?: (terminalName: string) => Redactor;
 }
 
 /** Terminals whose screen size is remembered; the oldest is forgotten past this. */
@@ -42,7 +42,7 @@ export function createRunOutputFactory(options: RunOutputFactoryOptions): (termi
       ...(run?.stripPromptAndEcho !== undefined ? { stripPromptAndEcho: run.stripPromptAndEcho } : {}),
       logger: options.logger,
       ...(options.onLogFileFailure ? { onLogFileFailure: options.onLogFileFailure } : {}),
-      ...(options.redactor ? { redactor: options.redactor() } : {}),
+      ...(options.redactor ? { redactor: options.redactor(terminalName) } : {}),
       logFilePath: () => {
         void pruneLogFiles(options.logsDir, (options.keepLogFiles ?? DEFAULT_KEEP_LOG_FILES) - 1).catch((error: unknown) => options.logger.debug('pruning logs failed', error));
         return logFilePath(options.logsDir, terminalName);

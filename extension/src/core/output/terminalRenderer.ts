@@ -3,30 +3,24 @@
  * Code's terminal (xterm.js, headless). Escape sequences, `\r` progress bars, cursor movement and
  * erases are resolved by the emulator; we only read text back out of its buffer.
  *
- * Lines leave the emulator as a stream of finished text: a row is final once it has scrolled off
- * the screen, because no escape sequence can reach it any more. Soft-wrapped rows are joined back
- * into one logical line and trailing spaces are trimmed. What is still on screen is read on demand
- * (`currentScreen()`), so at any time: full output = everything emitted + the current screen.
- *
- * Memory stays bounded: the emulator keeps only a small scrollback ring, and rows are harvested
- * from it before they can be recycled. A marker (public xterm API) sits on the last harvested
- * row; xterm keeps it pointing at the same row as the ring trims, so the rows after it are
- * exactly the ones not yet read. Harvesting runs after every written slice and, for slices that
- * scroll more than half the ring, from the scroll event itself.
+ * This is the feeding half: data waits in a queue (sliceQueue.ts) and goes to xterm one slice at a
+ * time; lines come back out through the harvester (lineHarvester.ts) as a stream of finished
+ * text, and what is still on screen is read on demand (`currentScreen()`). `flush()` waits for
+ * idle, bounded by a stall watchdog (flushWaiters.ts).
  *
  * Fast path: a long run of plain lines renders to known text, so the renderer emits those lines
  * itself and gives xterm only the last screenful; fastPathState.ts decides when that is exact.
  *
- * Where the real screen is known, a command's output starts where it really did (`startAt`,
- * outputStart.ts).
+ * Where the real screen is known, a command's output starts where it really did (`startAt`).
  *
  * Emulators are reused through a small pool (emulatorPool.ts).
  */
-import { Terminal, type IMarker } from '@xterm/headless';
-import { logicalLines, rowText, trimTrailingSpaces } from './bufferText';
+import { Terminal } from '@xterm/headless';
 import { keepSpareEmulator, resetSequence, takeSpareEmulator } from './emulatorPool';
-import { FastPathState } from './fastPathState';
-import { OutputStart, type ScreenOrigin } from './outputStart';
+import { FastPathState, type ParserHooks } from './fastPathState';
+import { FlushWaiters } from './flushWaiters';
+import { LineHarvester } from './lineHarvester';
+import type { ScreenOrigin } from './outputStart';
 import { OriginRequest, SliceQueue } from './sliceQueue';
 
 export interface TerminalRendererOptions {
@@ -62,11 +56,7 @@ export class TerminalRenderer {
   private readonly reuseEmulator: boolean;
   /** This renderer runs on an emulator an earlier one left (for tests and diagnostics). */
   readonly reusedEmulator: boolean;
-  private readonly onOutput: (text: string) => void;
   private readonly sliceChars: number;
-  private readonly maxLineChars: number;
-  private readonly harvestEvery: number;
-  private readonly stallMs: number;
   /** True while the blank rows that fill the scrollback ring at start are being written. */
   private priming = true;
 
@@ -78,37 +68,33 @@ export class TerminalRenderer {
   private pumping = false;
   private readonly fastPath: boolean;
   private readonly fastPathState: FastPathState;
-  private readonly idleWaiters: Array<() => void> = [];
-
-  /** Marker on the last harvested row of the normal buffer; undefined: nothing harvested yet. */
-  private marker: IMarker | undefined;
-  /** The logical line whose rows scrolled off but whose end may still be on screen. */
-  private pending: string | undefined;
-  private scrollsSinceHarvest = 0;
+  private readonly harvester: LineHarvester;
+  private readonly flushWaiters: FlushWaiters;
   private altActive = false;
   private disposed = false;
   private screenCache: { version: number; lines: readonly string[] } | undefined;
   private version = 0;
-  private lostRows = false;
-  /** Where the output started on the screen (see startAt). */
-  private readonly start = new OutputStart();
   private directLineCount = 0;
   private failure: Error | undefined;
   /** Set when xterm stopped calling back (an internal error): input is dropped from then on. */
   private stalled = false;
-  private lastProgressAt = 0;
-  private watchdog: NodeJS.Timeout | undefined;
 
   constructor(options: TerminalRendererOptions) {
     this.cols = Math.max(2, Math.floor(options.cols ?? 300));
     this.rows = Math.max(2, Math.floor(options.rows ?? 50));
     const scrollback = Math.max(8, Math.floor(options.scrollback ?? 200));
-    this.harvestEvery = Math.floor(scrollback / 2);
     this.sliceChars = Math.max(64, Math.floor(options.sliceChars ?? 64 * 1024));
-    this.maxLineChars = Math.max(this.cols * 2, Math.floor(options.maxLineChars ?? 64 * 1024));
-    this.onOutput = options.onOutput;
     this.fastPath = options.fastPath ?? true;
-    this.stallMs = Math.max(1, options.stallMs ?? 10_000);
+    this.flushWaiters = new FlushWaiters(Math.max(1, options.stallMs ?? 10_000), {
+      isIdle: () => this.isIdle(),
+      inFlight: () => this.inFlight > 0,
+      stalled: (error) => {
+        this.recordError(error);
+        this.stalled = true;
+        this.queue.clear();
+        this.queued = 0;
+      },
+    });
     this.reuseEmulator = options.reuseEmulator ?? true;
     const spare = this.reuseEmulator ? takeSpareEmulator(this.cols, this.rows, scrollback) : undefined;
     this.reusedEmulator = spare !== undefined;
@@ -117,8 +103,8 @@ export class TerminalRenderer {
     const hooks = this.hooks;
     hooks.push(
       this.term.onScroll(() => {
-        if (!this.priming && !this.altActive && ++this.scrollsSinceHarvest >= this.harvestEvery) {
-          this.harvest();
+        if (!this.priming) {
+          this.harvester.scrolled();
         }
       }),
       this.term.buffer.onBufferChange((buffer) => {
@@ -126,52 +112,18 @@ export class TerminalRenderer {
       }),
     );
     const xtermParser = this.term.parser;
-    const parser = {
+    const parser: ParserHooks = {
       registerCsiHandler: (...args: Parameters<typeof xtermParser.registerCsiHandler>) => hooks.push(xtermParser.registerCsiHandler(...args)),
       registerEscHandler: (...args: Parameters<typeof xtermParser.registerEscHandler>) => hooks.push(xtermParser.registerEscHandler(...args)),
     };
-    // ED 3 (erase saved lines, sent by `clear`) would discard rows we have not read yet. The
-    // scrollback is invisible storage to us, so swallowing it changes nothing anyone can see.
-    parser.registerCsiHandler({ final: 'J' }, (params) => {
-      if (!this.altActive && (params[0] === 2 || params[0] === 3)) {
-        this.start.erased();
-      }
-      return params[0] === 3;
-    });
-    // Before the screen switches to the alternate buffer (vim, less), read the normal buffer's
-    // scrolled rows while markers can still be placed on it.
-    parser.registerCsiHandler({ prefix: '?', final: 'h' }, (params) => {
-      if (!this.altActive && params.some((p) => p === 47 || p === 1047 || p === 1049)) {
-        this.harvest();
-      }
-      return false;
-    });
-    // RIS (ESC c) replaces the buffers: read what scrolled, finish the pending line, start over.
-    parser.registerEscHandler({ final: 'c' }, () => {
-      this.start.erased();
-      this.harvest();
-      if (this.pending !== undefined) {
-        this.emitLine(this.pending);
-        this.pending = undefined;
-      }
-      this.marker?.dispose();
-      this.marker = undefined;
-      return false;
+    this.harvester = new LineHarvester(this.term, parser, {
+      onOutput: options.onOutput,
+      onError: (error) => this.recordError(error),
+      maxLineChars: Math.max(this.cols * 2, Math.floor(options.maxLineChars ?? 64 * 1024)),
+      harvestEvery: Math.floor(scrollback / 2),
+      altActive: () => this.altActive,
     });
     parser.registerCsiHandler({ final: 'b' }, (params) => typeof params[0] === 'number' && params[0] > MAX_REPEAT);
-    // Scrolling or inserting/deleting rows in place can put a different row right below the
-    // scrollback; read what scrolled first, so each line's end is judged by the row that followed
-    // it when it left the screen.
-    const harvestFirst = (): boolean => {
-      if (!this.altActive) {
-        this.harvest();
-      }
-      return false;
-    };
-    for (const final of ['S', 'T', 'L', 'M']) {
-      parser.registerCsiHandler({ final }, harvestFirst);
-    }
-    parser.registerEscHandler({ final: 'M' }, harvestFirst);
 
     this.fastPathState = new FastPathState(this.term, scrollback, parser, () => this.altActive);
 
@@ -225,13 +177,7 @@ export class TerminalRenderer {
    * `stallMs` without progress instead of never; `error` then says why.
    */
   flush(): Promise<void> {
-    if (this.isIdle()) {
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      this.idleWaiters.push(resolve);
-      this.watch();
-    });
+    return this.flushWaiters.wait();
   }
 
   /** The first error met while rendering (rendering continues where it can). */
@@ -255,7 +201,7 @@ export class TerminalRenderer {
 
   /** True if rows were ever lost between harvests (should never happen; for diagnostics). */
   get lostOutput(): boolean {
-    return this.lostRows;
+    return this.harvester.lostOutput;
   }
 
   /**
@@ -270,12 +216,7 @@ export class TerminalRenderer {
     if (cached && cached.version === this.version) {
       return cached.lines;
     }
-    const buffer = this.term.buffer.normal;
-    const top = Math.min(this.start.topRows, this.rows);
-    const lines = this.start.screenLines(logicalLines(buffer, this.rows - top, buffer.baseY + top, this.rows - top, this.pending));
-    while (lines.length > 0 && lines[lines.length - 1] === '') {
-      lines.pop();
-    }
+    const lines = this.harvester.screen();
     this.screenCache = { version: this.version, lines };
     return lines;
   }
@@ -285,13 +226,9 @@ export class TerminalRenderer {
       return;
     }
     this.disposed = true;
-    if (this.watchdog) {
-      clearInterval(this.watchdog);
-      this.watchdog = undefined;
-    }
     this.queue.clear();
     this.queued = 0;
-    this.marker?.dispose();
+    this.harvester.dispose();
     for (const hook of this.hooks) {
       hook.dispose();
     }
@@ -302,7 +239,7 @@ export class TerminalRenderer {
     } else {
       this.term.dispose();
     }
-    this.resolveIdle();
+    this.flushWaiters.dispose();
   }
 
   // -------------------------------------------------------------------------------------------
@@ -310,37 +247,6 @@ export class TerminalRenderer {
 
   private isIdle(): boolean {
     return this.disposed || this.stalled || (this.inFlight === 0 && this.queue.isEmpty);
-  }
-
-  /** While someone waits for a flush, checks that xterm keeps calling back. */
-  private watch(): void {
-    if (this.watchdog) {
-      return;
-    }
-    this.watchdog = setInterval(() => {
-      if (this.isIdle() || this.idleWaiters.length === 0) {
-        clearInterval(this.watchdog);
-        this.watchdog = undefined;
-        return;
-      }
-      if (this.inFlight > 0 && Date.now() - this.lastProgressAt > this.stallMs) {
-        this.recordError(new Error(`the terminal emulator made no progress for ${this.stallMs} ms; output after this point is dropped`));
-        this.stalled = true;
-        this.queue.clear();
-        this.queued = 0;
-        clearInterval(this.watchdog);
-        this.watchdog = undefined;
-        this.resolveIdle();
-      }
-    }, Math.min(1000, this.stallMs));
-    this.watchdog.unref?.();
-  }
-
-  private resolveIdle(): void {
-    const waiters = this.idleWaiters.splice(0);
-    for (const resolve of waiters) {
-      resolve();
-    }
   }
 
   /** Hands the next slice to xterm; one slice is in flight at a time so state checks see it all. */
@@ -372,7 +278,7 @@ export class TerminalRenderer {
       }
       if (this.queue.isEmpty) {
         this.queue.clear();
-        this.resolveIdle();
+        this.flushWaiters.releaseAll();
         return;
       }
       let slice = this.queue.takeSlice(this.sliceChars);
@@ -396,10 +302,10 @@ export class TerminalRenderer {
       this.fastPathState.noteWritten(slice);
     }
     this.inFlight = 1;
-    this.lastProgressAt = Date.now();
+    this.flushWaiters.progress();
     this.term.write(slice, () => {
       this.inFlight = 0;
-      this.lastProgressAt = Date.now();
+      this.flushWaiters.progress();
       this.queued -= slice.length;
       if (this.disposed) {
         return;
@@ -408,10 +314,9 @@ export class TerminalRenderer {
         this.priming = false;
         // The hooks saw the reset's own sequences: they describe a fresh emulator now.
         this.fastPathState.reset();
-        const buffer = this.term.buffer.normal;
-        this.marker = this.term.registerMarker(buffer.baseY - 1 - (buffer.baseY + buffer.cursorY));
+        this.harvester.markScrollbackRead();
       } else if (!this.altActive) {
-        this.harvest();
+        this.harvester.harvest();
       }
       this.version++;
       this.pump();
@@ -430,11 +335,7 @@ export class TerminalRenderer {
     if (plan.kind === 'upTo') {
       return { write: slice.slice(0, plan.end), requeue: slice.slice(plan.end) };
     }
-    const buffer = this.term.buffer.normal;
-    const top = Math.min(this.start.topRows, this.rows);
-    const above = logicalLines(buffer, this.rows - top, buffer.baseY + top, buffer.cursorY - top, this.pending);
-    this.pending = undefined;
-    this.emit(this.start.finalLines(above.concat(plan.lines)).join('\n') + '\n');
+    this.harvester.emitDirect(plan.lines);
     this.directLineCount += plan.lines.length;
     const tail = slice.slice(plan.tailStart, plan.end);
     this.queued -= slice.length - tail.length - (slice.length - plan.end);
@@ -442,67 +343,6 @@ export class TerminalRenderer {
     const reset = '\x1b[H\x1b[2J';
     this.queued += reset.length;
     return { write: reset + tail, requeue: slice.slice(plan.end) };
-  }
-
-  // -------------------------------------------------------------------------------------------
-  // Harvesting finished rows
-
-  /** Harvests, never throwing into xterm's parser (that would stall its write queue). */
-  private harvest(): void {
-    try {
-      this.harvestRows();
-    } catch (error) {
-      this.recordError(error);
-    }
-  }
-
-  /** Reads every row that scrolled into the normal buffer's scrollback since the last harvest. */
-  private harvestRows(): void {
-    this.scrollsSinceHarvest = 0;
-    if (this.altActive) {
-      return; // the normal buffer is frozen meanwhile, and markers cannot be placed on it
-    }
-    const buffer = this.term.buffer.normal;
-    const end = buffer.baseY; // rows [0, end) are scrollback
-    let start = 0;
-    if (this.marker) {
-      if (this.marker.isDisposed) {
-        this.lostRows = true; // the ring was trimmed past our marker: rows were lost
-      } else {
-        start = this.marker.line + 1;
-      }
-    }
-    if (start < end) {
-      for (let y = start; y < end; y++) {
-        if (this.start.skipsScrolledRow()) {
-          continue; // a prompt row above the origin scrolled off: not output
-        }
-        const line = buffer.getLine(y)!;
-        const next = buffer.getLine(y + 1)!;
-        const text = rowText(line, next);
-        if (line.isWrapped && this.pending !== undefined) {
-          this.pending += text;
-          if (this.pending.length > this.maxLineChars) {
-            this.emit(this.start.piece(this.pending));
-            this.pending = '';
-          }
-        } else {
-          if (this.pending !== undefined) {
-            this.emitLine(this.pending);
-          }
-          this.pending = text;
-        }
-      }
-      this.marker?.dispose();
-      // registerMarker is relative to the cursor row: place it on row end - 1.
-      this.marker = this.term.registerMarker(end - 1 - (buffer.baseY + buffer.cursorY));
-    }
-    // The first screen row can never become a continuation (the row above it is out of reach), so
-    // if it is not one now, the pending line is complete.
-    if (this.pending !== undefined && !buffer.getLine(end)?.isWrapped) {
-      this.emitLine(this.pending);
-      this.pending = undefined;
-    }
   }
 
   /**
@@ -513,39 +353,20 @@ export class TerminalRenderer {
     if (this.altActive) {
       return;
     }
-    this.harvest();
+    this.harvester.harvest();
     if (clearScreen) {
       // Home + erase display (as the fast path does): the rows leave without entering scrollback.
-      this.pending = undefined;
+      this.harvester.dropPending();
       this.queue.unshift(new OriginRequest(origin, false));
       this.queue.unshift('\x1b[H\x1b[2J');
       this.queued += 7;
       return;
     }
-    if (this.pending !== undefined) {
-      this.emitLine(this.pending);
-      this.pending = undefined;
-    }
-    this.start.begin(origin);
+    this.harvester.startAt(origin);
     const move = `\x1b[${origin.row + 1};${origin.col + 1}H`;
     this.queue.unshift(move);
     this.queued += move.length;
     this.version++;
-  }
-
-  private emitLine(text: string): void {
-    const line = this.start.finalLine(trimTrailingSpaces(text));
-    if (line !== undefined) {
-      this.emit(line + '\n');
-    }
-  }
-
-  private emit(text: string): void {
-    try {
-      this.onOutput(text);
-    } catch (error) {
-      this.recordError(error);
-    }
   }
 
   private recordError(error: unknown): void {

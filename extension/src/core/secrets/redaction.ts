@@ -8,7 +8,9 @@
  * - the value of an assignment whose key is secret-named (`API_KEY=…`, `"password": "…"`), which
  *   covers `printenv`, `cat .env` and config dumps.
  * Every pattern is anchored on a prefix or a key name, so hashes, UUIDs and base64 payloads pass.
+ * The rules run only on the lines secretLines.ts finds with a few native scans: most output has none.
  */
+import { PRIVATE_KEY_END, secretLines, secretLiteral, type SecretLiteral } from './secretLines';
 import { isSecretName, secretValues } from './secretNames';
 
 export interface Redacted {
@@ -58,18 +60,6 @@ const URL_PASSWORD = /\b([a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^\s:/@'"]*:)([^\s@/'"‹]+
 const ASSIGNMENT = /(["']?)\b([A-Za-z_][A-Za-z0-9_.-]{0,80}(?:token|secret|passw(?:or)?d|passphrase|pass|pwd|key|auth|credential|string))\1(\s{0,3}[:=]\s{0,3})(["']?)((?!‹)[^\s"',;]{6,})/gi;
 
 /**
- * Cheap scans that every finding needs one of to match (a format's prefix, a secret-named key
- * before `:` or `=`, a URL's userinfo, an authorization scheme): text that none matches (most
- * output) is not scanned by the full rules at all.
- */
-const GATES: readonly RegExp[] = [
-  /\b(?:gh[pousr]_|github_pat_|glpat-|sk-|[rs]k_(?:live|test)_|AKIA|ASIA|AIza|xox[abposr]-|npm_|eyJ)|-----BEGIN/,
-  /(?:token|secret|passw(?:or)?d|passphrase|pass|pwd|key|auth|credential|string)["']?\s{0,3}[:=]/i,
-  /:\/\/[^\s:/@'"]*:[^\s@/'"]+@/,
-  /\b(?:Bearer|Basic|token) +[A-Za-z0-9._~+/=-]{20}/,
-];
-
-/**
  * Values of a secret-named key that are not secrets: code (`token: string`, `apiKey: undefined`,
  * `token = opts.token`, a call), a placeholder (`${API_KEY}`, `process.env.X`, `<your-key>`,
  * `****`), a version range in a lockfile (`"jsonwebtoken": "^9.0.2"`). Measured on `git log -p`
@@ -85,8 +75,7 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
 export class Redactor {
   private readonly enabled: boolean;
   private readonly literal: RegExp | undefined;
-  /** The same without the global flag, whose test() keeps no position between calls. */
-  private readonly literalGate: RegExp | undefined;
+  private readonly literalValues: readonly SecretLiteral[];
   private readonly literalNames: ReadonlyMap<string, string>;
   private readonly extra: readonly RegExp[];
   /** Patterns of the settings that do not compile, for the caller to report. */
@@ -98,7 +87,7 @@ export class Redactor {
     this.literalNames = new Map(values.map(({ name, value }) => [value, name]));
     const literal = values.map(({ value }) => escapeRegExp(value)).join('|');
     this.literal = values.length > 0 ? new RegExp(literal, 'g') : undefined;
-    this.literalGate = values.length > 0 ? new RegExp(literal) : undefined;
+    this.literalValues = values.map(({ value }) => secretLiteral(value));
     const extra: RegExp[] = [];
     const invalid: string[] = [];
     for (const source of options.extraPatterns ?? []) {
@@ -115,7 +104,23 @@ export class Redactor {
   /** `text` with every secret found replaced by its marker. */
   redact(text: string): Redacted {
     if (!this.enabled || text.length === 0) return { text, count: 0 };
-    if (!GATES.some((gate) => gate.test(text)) && !this.literalGate?.test(text) && this.extra.length === 0) return { text, count: 0 };
+    // The settings' patterns may match anything, anywhere: they take the whole text through every rule.
+    if (this.extra.length > 0) return this.redactLines(text);
+    let out = '';
+    let copied = 0;
+    let count = 0;
+    for (const [start, end] of secretLines(text, this.literalValues)) {
+      const lines = this.redactLines(text.slice(start, end));
+      if (lines.count === 0) continue;
+      out += text.slice(copied, start) + lines.text;
+      copied = end;
+      count += lines.count;
+    }
+    return count === 0 ? { text, count: 0 } : { text: out + text.slice(copied), count };
+  }
+
+  /** Every rule over `text`, in order (a later rule sees the markers of the earlier ones). */
+  private redactLines(text: string): Redacted {
     let count = 0;
     let out = text;
     for (const rule of FORMAT_RULES) {
@@ -159,7 +164,6 @@ export class Redactor {
   }
 }
 
-const KEY_END = /-----END[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----/;
 const KEY_BEGIN_OPEN = /-----BEGIN[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----(?![\s\S]*-----END[A-Z0-9 ]{0,40} PRIVATE KEY)/;
 
 export class RedactionStream {
@@ -192,12 +196,12 @@ export class RedactionStream {
     let head = '';
     let count = 0;
     if (inKey) {
-      const end = KEY_END.exec(rest);
+      const end = PRIVATE_KEY_END.exec(rest);
       if (!end) return { text: rest.length > 0 ? marker('private key') : rest, count: 0, inKey: true };
       head = marker('private key');
       rest = rest.slice(end.index + end[0].length);
     }
-    const opens = KEY_BEGIN_OPEN.test(rest);
+    const opens = rest.includes('-----BEGIN') && KEY_BEGIN_OPEN.test(rest);
     const redacted = this.redactor.redact(rest);
     count += redacted.count;
     return { text: head + redacted.text, count, inKey: opens };

@@ -13,6 +13,7 @@ import type { CallServers } from '../servers/devServers';
 import type { ShepherdSettings } from '../settings';
 import type { TerminalSessions } from '../terminals/terminalSessions';
 import { callDeadline, type CallDeadline, type CallMeta } from './callDeadline';
+import type { SecretAsker } from './secretQuestion';
 
 /** What a caller brings to a call (the bridge: from the MCP request). */
 export interface CallOptions {
@@ -25,6 +26,8 @@ export interface CallOptions {
   readonly session?: string;
   /** Asks the person for this call (the client's elicitation) instead of the window's approver, told how long an answer is waited for. */
   readonly approver?: (answerTimeoutMs: number) => ApprovalPort;
+  /** Asks the person about a prompt for a secret (the client's elicitation) instead of the window's notification, told the same bound. */
+  readonly secretAsker?: (answerTimeoutMs: number) => SecretAsker;
 }
 
 /** The window's parts every call works with; the terminal service holds one. */
@@ -54,6 +57,8 @@ export interface CallContext extends CheckContext {
   /** The client's deadline: a wait returns `running` before it. Undefined: none (an MCP task). */
   readonly deadline: CallDeadline | undefined;
   readonly onProgress: ((progress: RunProgress) => void) | undefined;
+  /** Who is asked about a prompt for a secret; undefined: the window's notification. */
+  readonly secretAsker: SecretAsker | undefined;
   readonly now: () => number;
 }
 
@@ -77,6 +82,7 @@ export function callContext(parts: CallParts, options: CallOptions): CallContext
     // The decision is recorded with the agent session that asked for it.
     audit: parts.audit && withAgentSession(parts.audit, options.meta?.agentSession),
     onProgress: options.onProgress,
+    secretAsker: options.secretAsker?.(parts.answerTimeoutMs),
     logger: parts.logger,
     now: parts.now,
   };

@@ -15,7 +15,12 @@ export interface StartedRun {
   readonly run: CommandRun;
 }
 
-export async function startRun(plan: RunPlan, call: Pick<CallContext, 'sessions' | 'servers' | 'signal' | 'settings' | 'meta'>): Promise<StartedRun> {
+export async function startRun(
+  plan: RunPlan,
+  call: Pick<CallContext, 'sessions' | 'servers' | 'signal' | 'settings' | 'meta'>,
+  /** Bounded work on the reserved terminal before the command is typed (reading its environment). */
+  beforeRun?: (session: TerminalSession) => Promise<void>,
+): Promise<StartedRun> {
   const { sessions, servers, signal, settings } = call;
   const agentSession = call.meta?.agentSession;
   if (plan.replaces && !(await servers.stop(plan.replaces))) {
@@ -28,6 +33,7 @@ export async function startRun(plan: RunPlan, call: Pick<CallContext, 'sessions'
     if (signal?.aborted) {
       throw cancelledBeforeStartError();
     }
+    await beforeRun?.(session);
     const run = await sessions.startRun(session, plan.command, { cwd: reservation.cwd, waitMode: plan.waitMode, ...(agentSession ? { agentSession } : {}) }, settings);
     return { session, run };
   } finally {

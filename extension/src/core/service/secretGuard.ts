@@ -1,47 +1,41 @@
 /**
  * The service's part in keeping secrets from the model: every result and progress line redacted
- * under the call's settings, and a prompt for a secret handed to the person (an event the window
- * turns into a notification) or, under VS Code's global auto-approve where nobody would see it,
+ * under the call's settings, and a prompt for a secret handed to the person (secretQuestion.ts:
+ * the client's elicitation or the window's notification) or, under VS Code's global auto-approve where nobody would see it,
  * cancelled with Ctrl+C as VS Code's own terminal tool does.
  */
 import type { TerminalRunResult } from '../../../../common/src/protocol';
 import { ShepherdError } from '../errors';
 import type { RunProgress } from '../run/commandRun';
-import { redactorFor } from '../secrets/redaction';
+import type { Redactor } from '../secrets/redaction';
 import { redactResult } from '../secrets/resultRedaction';
 import type { ShepherdSettings } from '../settings';
 import type { CallOptions } from './callContext';
 import { runResult } from './runResult';
 import { sensitiveCancelledMessage } from './runMessages';
 import type { StartedRun } from './runStart';
-
-/** A run waits at a prompt for a secret: the person is told where to type it. */
-export interface SecretPrompt {
-  readonly runId: number;
-  readonly terminal: string;
-  readonly command: string;
-  readonly prompt: string;
-}
+import type { SecretPrompt } from './secretQuestion';
 
 /** Bound on the wait for the shell to report the end after the Ctrl+C of an auto-cancel. */
 const CANCEL_WAIT_MS = 3000;
 
-/** What a call returns as the model may read it: its result redacted, and an expected failure's message too (it quotes the command). */
-export async function redactedCall(call: Promise<TerminalRunResult>, settings: () => ShepherdSettings): Promise<TerminalRunResult> {
+/** What a call returns as the model may read it: its result redacted (with its terminal's redactor), and an expected failure's message too (it quotes the command). */
+export async function redactedCall(call: Promise<TerminalRunResult>, redactorOf: (terminal: string | undefined) => Redactor): Promise<TerminalRunResult> {
   try {
-    return redactResult(await call, redactorFor(settings()));
+    const result = await call;
+    return redactResult(result, redactorOf(result.name));
   } catch (error) {
     if (!(error instanceof ShepherdError)) throw error;
-    const { text, count } = redactorFor(settings()).redact(error.message);
+    const { text, count } = redactorOf(undefined).redact(error.message);
     throw count > 0 ? new ShepherdError(error.code, text) : error;
   }
 }
 
-/** The call's options with its progress lines redacted under `settings`. */
-export function redactedProgress(options: CallOptions, settings: () => ShepherdSettings): CallOptions {
+/** The call's options with its progress lines redacted (by the redactor of the terminal the call names). */
+export function redactedProgress(options: CallOptions, redactor: Redactor): CallOptions {
   const { onProgress } = options;
   if (!onProgress) return options;
-  return { ...options, onProgress: (progress: RunProgress) => onProgress({ ...progress, lastLine: redactorFor(settings()).redact(progress.lastLine).text }) };
+  return { ...options, onProgress: (progress: RunProgress) => onProgress({ ...progress, lastLine: redactor.redact(progress.lastLine).text }) };
 }
 
 /**

@@ -12,7 +12,9 @@ import { workspaceTrustCheck } from '../checks/workspaceTrust';
 import { cancelledBeforeStartError, noRunYetError } from '../errors';
 import { Emitter, type Disposable } from '../events';
 import type { CommandRun } from '../run/commandRun';
+import type { Redactor } from '../secrets/redaction';
 import { describeEnd, exitCodeOf } from '../run/runState';
+import { TerminalSecrets } from '../secrets/terminalSecrets';
 import type { CallServers } from '../servers/devServers';
 import type { ShepherdSettings } from '../settings';
 import { shellLabel } from '../terminals/shellKind';
@@ -25,7 +27,8 @@ import { previousRunNote } from './runMessages';
 import { keySentResult, type ResultDetails } from './runResult';
 import { callTimeout, planInput, planRun, type WaitHow } from './runPlan';
 import { startRun, type StartedRun } from './runStart';
-import { guardSecretPrompt, redactedCall, redactedProgress, type SecretPrompt } from './secretGuard';
+import { guardSecretPrompt, redactedCall, redactedProgress } from './secretGuard';
+import { SecretQuestions, type SecretPrompt } from './secretQuestion';
 
 export interface TerminalServiceDependencies extends Omit<TerminalSessionsDependencies, 'now'> {
   readonly now?: () => number;
@@ -45,6 +48,8 @@ export interface TerminalServiceDependencies extends Omit<TerminalSessionsDepend
   readonly audit?: (record: DecisionRecord) => void;
   /** How long a question waits for the person's answer (default ANSWER_TIMEOUT_MS, 5 minutes). */
   readonly answerTimeoutMs?: number;
+  /** Each terminal's own secret-named variables, for its redactor (shared with the run log files'). */
+  readonly terminalSecrets?: TerminalSecrets;
 }
 
 /** A call was cancelled while its command goes on (the person pressed Stop, or the client gave up). */
@@ -78,15 +83,23 @@ export class TerminalService implements Disposable {
   /** A call was cancelled and its command keeps running. */
   readonly onDidAbandonRun = this.abandonEmitter.event;
   private readonly secretPromptEmitter = new Emitter<SecretPrompt>();
-  /** A run waits for a secret the person must type (never under global auto-approve: the command is cancelled). */
+  /** A run waits for a secret the person must type and the call brought no client to ask (never under global auto-approve: the command is cancelled). */
   readonly onDidAskForSecret = this.secretPromptEmitter.event;
+  private readonly secretQuestions: SecretQuestions;
   /** Runs terminal_run started, and what their calls reported of them. */
   private readonly reported = new WeakMap<CommandRun, Reported>();
+  private readonly secrets: TerminalSecrets;
+  private readonly forgetClosed: Disposable;
 
   constructor(deps: TerminalServiceDependencies) {
     const now = deps.now ?? (() => performance.now());
     this.sessions = new TerminalSessions({ ...deps, now });
     this.onDidChange = this.sessions.onDidChange;
+    this.secrets = deps.terminalSecrets ?? new TerminalSecrets();
+    this.secretQuestions = new SecretQuestions((prompt) => this.secretPromptEmitter.fire(prompt), deps.logger);
+    this.forgetClosed = this.sessions.onDidChange((change) => {
+      if (change.kind === 'sessionClosed') this.secrets.forget(change.session.name);
+    });
     this.parts = {
       sessions: this.sessions,
       servers: deps.servers,
@@ -108,17 +121,17 @@ export class TerminalService implements Disposable {
 
   /** terminal_run: plan, check, start (stop a restarted server, reserve the terminal in the call's directory, type), await per waitMode; what the model reads is redacted. */
   async run(params: RunParams, options: CallOptions = {}): Promise<TerminalRunResult> {
-    return redactedCall(this.runCall(params, redactedProgress(options, this.parts.settings)), this.parts.settings);
+    return redactedCall(this.runCall(params, redactedProgress(options, this.redactorOf(params.name))), this.redactorOf);
   }
 
   /** terminal_state: the current or last run of a terminal, optionally waiting for it (redacted). */
   async state(params: StateParams, options: CallOptions = {}): Promise<TerminalRunResult> {
-    return redactedCall(this.stateCall(params, redactedProgress(options, this.parts.settings)), this.parts.settings);
+    return redactedCall(this.stateCall(params, redactedProgress(options, this.redactorOf(params.name))), this.redactorOf);
   }
 
   /** terminal_input: type text into a running command (an answer, a key such as Ctrl+C, or a command at a nested shell's prompt), then wait (redacted). */
   async input(params: InputParams, options: CallOptions = {}): Promise<TerminalRunResult> {
-    return redactedCall(this.inputCall(params, redactedProgress(options, this.parts.settings)), this.parts.settings);
+    return redactedCall(this.inputCall(params, redactedProgress(options, this.redactorOf(params.name))), this.redactorOf);
   }
 
   private async runCall(params: RunParams, options: CallOptions): Promise<TerminalRunResult> {
@@ -132,7 +145,8 @@ export class TerminalService implements Disposable {
     if (checked.kind === 'answer') return checked.result;
     const plan = checked.call;
     const previous = await this.unreportedEnd(plan.session);
-    const started = await startRun(plan, call);
+    // The terminal's own environment is read before the run's output (and its log file's redactor) exists.
+    const started = await startRun(plan, call, (session) => this.secrets.refresh(session.name, session.shellPid));
     this.reported.set(started.run, { final: false, cycle: 0 });
     return this.await(started, plan.wait, call, { ...(checked.safety ? { safety: checked.safety } : {}), ...(previous ? { previous } : {}) });
   }
@@ -209,10 +223,15 @@ export class TerminalService implements Disposable {
   }
 
   dispose(): void {
+    this.forgetClosed.dispose();
+    this.secretQuestions.dispose();
     this.sessions.dispose();
     this.abandonEmitter.dispose();
     this.secretPromptEmitter.dispose();
   }
+
+  /** The redactor for what a terminal printed (the window's, plus that terminal's own secret-named variables), under the current settings. */
+  private readonly redactorOf = (terminal: string | undefined): Redactor => this.secrets.redactor(terminal, this.parts.settings());
 
   /** The call's context, built once as the call arrives: every stage takes it. */
   private callContext(options: CallOptions): CallContext {
@@ -222,7 +241,10 @@ export class TerminalService implements Disposable {
   /** awaitRun, then what the result told the caller, and a cancelled call whose command goes on. */
   private async await(started: StartedRun, how: WaitHow, call: CallContext, details: AwaitDetails): Promise<TerminalRunResult> {
     const { session, run } = started;
-    const awaited = await guardSecretPrompt(await awaitRun(started, how, call, details), started, call.settings, (prompt) => this.secretPromptEmitter.fire(prompt));
+    const outcome = await awaitRun(started, how, call, details);
+    // What the command's processes hold now (a variable the shell's rc exported) is redacted from this result on.
+    await this.secrets.refresh(session.name, session.shellPid);
+    const awaited = await guardSecretPrompt(outcome, started, call.settings, (prompt) => this.secretQuestions.tell(prompt, session, run, call.secretAsker, call.answerTimeoutMs));
     const result = this.noteReported(run, awaited);
     if (result.status === 'cancelled' && run.active) {
       call.logger.info(`the client cancelled its call; \`${run.command}\` keeps running in terminal "${session.name}"`);

@@ -1,8 +1,8 @@
 /**
  * The registry of managed terminals: opens a terminal for a new name, reuses an idle one, refuses
  * a busy one, starts runs in them, routes the editor's execution and close events to the run they
- * belong to, and keeps a closed terminal's last run reachable. Free of the vscode module (the
- * editor comes in through TerminalHost).
+ * belong to (executionRouting.ts), and keeps a closed terminal's last run reachable. Free of the
+ * vscode module (the editor comes in through TerminalHost).
  *
  * A terminal busy with a command (ours, or one the user typed) is never typed into:
  * executeCommand would interrupt it with Ctrl+C, so a run aimed at it is refused with what runs
@@ -22,6 +22,7 @@ import type { IntegrationFiles } from './integration/integrationFiles';
 import { changeDirectoryCommand } from './shellCommands';
 import type { StrategyContext } from './strategies/executionStrategy';
 import { historyFreeLine } from './agentMarks';
+import { endRunOnClose, routeExecutionEnd, routeExecutionStart } from './executionRouting';
 import { openSession, planNewTerminal, type NewTerminal } from './terminalFactory';
 import type { ExecutionEndEvent, ExecutionEvent, ShellExecution, ShellTerminal, TerminalCloseEvent, TerminalHost } from './terminalPort';
 import type { TerminalSession, TerminalSessionEvent } from './terminalSession';
@@ -309,54 +310,22 @@ export class TerminalSessions implements Disposable {
     return undefined;
   }
 
-  private onStart({ terminal, execution }: ExecutionEvent): void {
-    const session = this.sessionOf(terminal);
-    if (!session) return;
-    const run = session.currentRun;
-    this.deps.logger.debug(`terminal "${session.name}": execution started: ${JSON.stringify(execution.commandLine)}${session.runExecutions.has(execution) ? ' (the run\'s own)' : run?.active ? ' (during the run)' : ' (typed)'}`);
-    if (session.runExecutions.has(execution)) {
-      run?.executionStarted(execution);
-    } else if (run?.active) {
-      // A cascade (next line of multi-line input, an activation script): part of the same run.
-      // One showing the line we sent is our own reported as another object: without a trusted
-      // command line (VS Code's nonce) VS Code reads it from the screen, where a long line
-      // wraps and a right prompt may follow it.
-      session.runExecutions.add(execution);
-      if (session.sentLine !== undefined && showsLine(execution.commandLine, session.sentLine)) run.expectOwnExecution(execution);
-      run.attachExecution(execution);
-      run.executionStarted(execution);
-    } else {
-      session.foreignExecutions.add(execution);
-    }
+  private onStart(event: ExecutionEvent): void {
+    const session = this.sessionOf(event.terminal);
+    if (session) routeExecutionStart(session, event, this.deps.logger);
   }
 
-  private onEnd({ terminal, execution, exitCode }: ExecutionEndEvent): void {
-    const session = this.sessionOf(terminal);
-    if (!session) return;
-    this.deps.logger.debug(`terminal "${session.name}": execution ended (exit code ${exitCode ?? 'none'}): ${JSON.stringify(execution.commandLine)}`);
-    if (session.foreignExecutions.delete(execution)) return;
-    const run = session.currentRun;
-    if (run?.active) {
-      session.runExecutions.add(execution);
-      run.executionEnded(execution, exitCode);
-    }
+  private onEnd(event: ExecutionEndEvent): void {
+    const session = this.sessionOf(event.terminal);
+    if (session) routeExecutionEnd(session, event, this.deps.logger);
   }
 
-  private onClose({ terminal, exitCode, reason }: TerminalCloseEvent): void {
+  private onClose(event: TerminalCloseEvent): void {
+    const { terminal, exitCode, reason } = event;
     const session = this.sessionOf(terminal);
     if (!session) return;
     this.markClosed(session);
-    const run = session.currentRun;
-    if (run?.active) {
-      if (reason === 'window' || reason === 'user') {
-        run.terminalClosed(undefined, reason);
-      } else if (exitCode === 0) {
-        // VS Code reports 0 for a shell killed by a signal too: a run it cut short never gets a success.
-        run.terminalClosed(undefined, 'unreported_exit');
-      } else {
-        run.terminalClosed(exitCode, reason === 'shell' ? 'shell_exit' : 'closed');
-      }
-    }
+    endRunOnClose(session, event);
     this.deps.logger.info(`terminal "${session.name}" closed (${reason}${exitCode !== undefined ? `, shell exit code ${exitCode}` : ''})`);
     this.changeEmitter.fire({ kind: 'sessionClosed', session });
   }
@@ -387,19 +356,4 @@ export class TerminalSessions implements Disposable {
 /** The place's directory, else the terminal's own; a terminal opened for the call starts in the workspace folder. */
 function placeCwd(place: Place, session: TerminalSession | undefined, opened: boolean): string | undefined {
   return place.cwd ?? session?.terminal.cwd ?? (opened ? place.workspaceFolder : undefined);
-}
-
-/**
- * Whether a command line read from the screen shows `sent` (wraps and a right prompt aside), or is
- * its first simple command: VS Code's bash script reports $BASH_COMMAND instead of the history line
- * once HISTCONTROL ignores spaces (as it does to keep agent commands out of history, agentMarks.ts),
- * so `seq 1 9; echo x` is reported as `seq 1 9`.
- */
-export function showsLine(commandLine: string, sent: string): boolean {
-  const squash = (text: string): string => text.replace(/\s+/g, '');
-  const wanted = squash(sent);
-  if (wanted.length > 0 && squash(commandLine).startsWith(wanted)) return true;
-  const first = commandLine.trim();
-  const line = sent.trim();
-  return first.length > 0 && line.startsWith(first) && /^\s*(?:;|&&|\|\||\|)/.test(line.slice(first.length));
 }

@@ -2,11 +2,13 @@
  * What a person sees when a command an agent runs asks for a secret (a sudo password, an ssh
  * passphrase, a token): the agent may not type it (terminal_input refuses), so the person is told
  * to type it in the terminal, with Focus Terminal and Cancel Command (Ctrl+C), once per prompt of
- * a run, as VS Code's own terminal tool does ("secrets must not be sent through chat").
+ * a run, as VS Code's own terminal tool does ("secrets must not be sent through chat"). A client
+ * that declared elicitation asks in its own UI instead (core/service/secretQuestion.ts); this
+ * notification is for every other client, and for a question that client could not take.
  */
 import * as vscode from 'vscode';
 import type { Disposable } from '../../core/events';
-import type { SecretPrompt } from '../../core/service/secretGuard';
+import type { SecretPrompt } from '../../core/service/secretQuestion';
 import type { ProcessUiDependencies } from './dependencies';
 import { guarded, inBackground } from './userFeedback';
 

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { buildRules, EMPTY_RULES } from '../../../../extension/src/core/checks/commandSafety/autoApproveRules';
 import { decideLine } from '../../../../extension/src/core/checks/commandSafety/decide';
+import { inProcessParser } from '../../../../extension/src/core/checks/commandSafety/lineParser';
 import type { LoadedGrammars } from '../../../../extension/src/core/checks/commandSafety/shellGrammars';
 import { TempDirs } from '../../../support/tempDirs';
 import { grammars } from '../../../support/packageGrammars';
@@ -42,7 +43,7 @@ describe('command safety: the corpus', function () {
       const line = entry.line.replaceAll('/ws', workspace);
       const decision = await decideLine(
         { line, powershell: entry.shell === 'pwsh', cwd: workspace },
-        { grammars: loaded, settings: defaultSafetySettings(workspace), rules, session: { rules: EMPTY_RULES, allowAll: false }, home: HOME },
+        { parser: inProcessParser(loaded), settings: defaultSafetySettings(workspace), rules, session: { rules: EMPTY_RULES, allowAll: false }, home: HOME },
       );
       const got: Expected = decision.approved ? 'run' : decision.floor ? 'floor' : 'ask';
       decided.push({ expected: entry.expected, got, dangerous: entry.dangerous, stricter: entry.stricter, shell: entry.shell });

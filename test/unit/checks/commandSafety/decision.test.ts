@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { SessionApprovalStore, choicesFor, grantFor } from '../../../../extension/src/core/checks/commandSafety/approvalChoices';
 import { buildRules } from '../../../../extension/src/core/checks/commandSafety/autoApproveRules';
 import { decideLine, type SafetyDecision, type SafetySettings } from '../../../../extension/src/core/checks/commandSafety/decide';
+import { inProcessParser } from '../../../../extension/src/core/checks/commandSafety/lineParser';
 import type { LoadedGrammars } from '../../../../extension/src/core/checks/commandSafety/shellGrammars';
 import { TempDirs } from '../../../support/tempDirs';
 import { grammars } from '../../../support/packageGrammars';
@@ -30,7 +31,7 @@ describe('command safety: the decision', () => {
 
   async function decide(line: string, settings: Partial<SafetySettings> = {}, session = 'a', cwd: string | null = workspace): Promise<SafetyDecision> {
     const full = { ...defaultSafetySettings(workspace), ...settings };
-    return decideLine({ line, powershell: false, cwd: cwd ?? undefined }, { grammars: loaded, settings: full, rules: buildRules(full.autoApprove, full.ignoreDefaultAutoApproveRules), session: store.approvals(session), home: HOME });
+    return decideLine({ line, powershell: false, cwd: cwd ?? undefined }, { parser: inProcessParser(loaded), settings: full, rules: buildRules(full.autoApprove, full.ignoreDefaultAutoApproveRules), session: store.approvals(session), home: HOME });
   }
   const verdict = (d: SafetyDecision): string => (d.approved ? 'run' : d.floor ? 'floor' : 'ask');
 

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { buildRules, EMPTY_RULES } from '../../../../extension/src/core/checks/commandSafety/autoApproveRules';
 import { decideLine, type SafetyDecision, type SafetySettings } from '../../../../extension/src/core/checks/commandSafety/decide';
+import { inProcessParser } from '../../../../extension/src/core/checks/commandSafety/lineParser';
 import { OUTPUT_OPTIONS, outputWrites } from '../../../../extension/src/core/checks/commandSafety/outputOptions';
 import { readSed, scriptDanger } from '../../../../extension/src/core/checks/commandSafety/sedScript';
 import type { LoadedGrammars } from '../../../../extension/src/core/checks/commandSafety/shellGrammars';
@@ -35,7 +36,7 @@ describe('command safety: hardened against the spellings it misread (issue 24)',
     const settings = { ...defaultSafetySettings(workspace), ...options.settings };
     return decideLine(
       { line: line.replaceAll('/ws', workspace), powershell: options.shell === 'pwsh', cwd: options.cwd === null ? undefined : (options.cwd ?? workspace) },
-      { grammars: loaded, settings, rules: buildRules(settings.autoApprove, settings.ignoreDefaultAutoApproveRules), session: { rules: EMPTY_RULES, allowAll: false }, home: HOME },
+      { parser: inProcessParser(loaded), settings, rules: buildRules(settings.autoApprove, settings.ignoreDefaultAutoApproveRules), session: { rules: EMPTY_RULES, allowAll: false }, home: HOME },
     );
   }
   const verdict = (d: SafetyDecision): string => (d.approved ? 'run' : d.floor ? 'floor' : 'ask');

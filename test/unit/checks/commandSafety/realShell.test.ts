@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildRules, EMPTY_RULES } from '../../../../extension/src/core/checks/commandSafety/autoApproveRules';
 import { decideLine } from '../../../../extension/src/core/checks/commandSafety/decide';
+import { inProcessParser } from '../../../../extension/src/core/checks/commandSafety/lineParser';
 import { grammars } from '../../../support/packageGrammars';
 import { TempDirs } from '../../../support/tempDirs';
 import { defaultSafetySettings } from './fixtures';
@@ -35,7 +36,7 @@ describe('command safety: the misread spellings do harm in a real bash, and now 
   };
   async function decided(line: string, ws: string, home: string): Promise<string> {
     const settings = defaultSafetySettings(ws);
-    const d = await decideLine({ line, powershell: false, cwd: ws }, { grammars: await grammars.load(), settings, rules: buildRules({}, false), session: { rules: EMPTY_RULES, allowAll: false }, home });
+    const d = await decideLine({ line, powershell: false, cwd: ws }, { parser: inProcessParser(await grammars.load()), settings, rules: buildRules({}, false), session: { rules: EMPTY_RULES, allowAll: false }, home });
     return d.approved ? 'run' : d.floor ? 'floor' : 'ask';
   }
 

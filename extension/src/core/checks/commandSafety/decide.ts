@@ -18,11 +18,11 @@ import { argvOf, normalizedText, wrappedCommands } from './commandWords';
 import { codeThroughReasons } from './codeThrough';
 import { checkFileWrites, lineWrites, type BlockFileWrites } from './fileWrites';
 import { floorReason } from './floor';
-import { MAX_COMMANDS, PARSE_BOUND_MS, terminalControlReason, unboundedReason } from './lineBounds';
+import { terminalControlReason, unboundedReason } from './lineBounds';
 import { readSed } from './sedScript';
 import { npmScriptName, workspaceScripts } from './npmScripts';
-import type { LoadedGrammars } from './shellGrammars';
-import { SHELLS, parseCommandLine, programName, type ParsedLine, type ShellCommand } from './shellSyntax';
+import type { LineParser } from './lineParser';
+import { SHELLS, programName, type ParsedLine, type ShellCommand } from './shellSyntax';
 
 /** The settings the decision reads (VS Code's chat.tools.* and ours), fresh for every line. */
 export interface SafetySettings {
@@ -51,7 +51,8 @@ export interface LineToDecide {
 }
 
 export interface DecisionContext {
-  readonly grammars: LoadedGrammars;
+  /** Parses the line within the bound (in the extension, in a worker thread). */
+  readonly parser: LineParser;
   readonly settings: SafetySettings;
   readonly rules: RuleSet;
   readonly session: SessionApprovals;
@@ -97,7 +98,7 @@ export async function decideLine(input: LineToDecide, context: DecisionContext):
   const line = input.line.trimStart();
   let parsed: ParsedLine;
   try {
-    parsed = parseCommandLine(context.grammars, input.powershell ? 'powershell' : 'bash', line, performance.now() + PARSE_BOUND_MS, MAX_COMMANDS);
+    parsed = await context.parser.parse(input.powershell ? 'powershell' : 'bash', line);
   } catch (error) {
     // Fail closed: what cannot be read within the bound asks, whatever the settings.
     const why = error instanceof Error ? error.message : String(error);

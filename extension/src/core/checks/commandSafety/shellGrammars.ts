@@ -75,12 +75,12 @@ export class ShellGrammars {
         return tree;
       },
     };
-    await warmUp(loaded);
+    warmUp(loaded);
     return { ...loaded, loadMs: performance.now() - started };
   }
 }
 
-/** Lines that take each grammar through most of its code, so V8 compiles it now, one line per turn of the loop, not in a person's first decision. */
+/** Lines that take each grammar through most of its code, so V8 compiles it now (in the parser's worker thread), not in a person's first decision. */
 const WARM_UP: readonly [GrammarName, string][] = [
   ['bash', 'echo "a $b" \'c\' | grep -v x > out.txt 2>&1 && (cd d; ls) || { f=1; }'],
   ['bash', 'for f in *.ts; do sed -n "1p" "$f" <<< "$(cat <(ls))"; done; x=$((1 + 2)) # c'],
@@ -89,9 +89,6 @@ const WARM_UP: readonly [GrammarName, string][] = [
   ['powershell', '$x = (Get-Content a.txt); if ($x) { Write-Output "a $x" } else { & cmd /c dir }'],
 ];
 
-async function warmUp(grammars: LoadedGrammars): Promise<void> {
-  for (const [grammar, line] of WARM_UP) {
-    await new Promise((resolve) => setImmediate(resolve));
-    grammars.parse(grammar, line).delete();
-  }
+function warmUp(grammars: LoadedGrammars): void {
+  for (const [grammar, line] of WARM_UP) grammars.parse(grammar, line).delete();
 }

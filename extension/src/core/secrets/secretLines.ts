@@ -1,0 +1,161 @@
+/**
+ * Where in a text a secret may be: the lines around every place one of redaction.ts's rules could
+ * match, found with native `indexOf` scans for a few characters the rules need (`_ - : = @ I J B`,
+ * `ken ` and the environment's secret values) and a sticky check at each hit. Most output holds
+ * none of them, so the full rules run on a few lines instead of every byte (docs/benchmarks.md).
+ * A superset by construction: each check is a necessary condition of a rule, and every rule's match
+ * lies on the lines returned (a private-key block runs to its END line or the text's end; an
+ * assignment may have up to 3 whitespace characters, newlines too, on each side of its `:`/`=`).
+ */
+
+/** Before `_`: GitHub (`ghp_`, `github_pat_`), npm, Stripe (`sk_live_`). */
+const UNDERSCORE_PREFIX = /(?<=gh[pousr]|github|npm|[rs]k)_/y;
+/** Before `-`: GitLab, OpenAI/Anthropic (`sk-`, `sk-ant-`), Slack. */
+const DASH_PREFIX = /(?<=glpat|sk|xox[abposr])-/y;
+const KEY_BEGIN = /-----BEGIN[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----/y;
+/** The end of a private-key block (redaction.ts's stream looks for it too). */
+export const PRIVATE_KEY_END = /-----END[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----/;
+const KEY_END = new RegExp(PRIVATE_KEY_END.source, 'g');
+/** A secret-named key before `:` or `=` (the ASSIGNMENT rule's name ending, quote and spacing). */
+const ASSIGNMENT_KEY = /(?<=(?:token|secret|passw(?:or)?d|passphrase|pass|pwd|key|auth|credential|string)["']?\s{0,3})[:=]/iy;
+/** The `@` after a URL's `scheme://user:password`. */
+const URL_USERINFO = /(?<=:\/\/[^\s:/@'"]*:[^\s@/'"]+)@/y;
+const AUTH_SCHEME = /(?:Bearer|Basic|token) +[A-Za-z0-9._~+/=-]{20}/y;
+
+/**
+ * An assignment's `:`/`=` has at most 3 spaces (newlines too) and a quote on each side: the
+ * character this far before it is on the key's line, this far after it on the value's.
+ */
+const ASSIGNMENT_REACH = 4;
+
+/** Characters that may end a rule's prefix before `-` (most `-` in output follow none of them). */
+const BEFORE_DASH = new Uint8Array(128);
+for (const char of 'tkabposr') BEFORE_DASH[char.charCodeAt(0)] = 1;
+
+/** Up to four characters ending at `end` (inclusive), lower-cased and packed into a number. */
+function packed(text: string, end: number, length: number): number {
+  let code = 0;
+  for (let i = end - length + 1; i <= end; i++) code = code * 128 + (text.charCodeAt(i) | 0x20);
+  return code;
+}
+const packWord = (word: string): number => packed(word, word.length - 1, Math.min(4, word.length));
+/** The last four (or three) letters of the ASSIGNMENT rule's name endings. */
+const KEY_ENDINGS_4 = new Set(['token', 'secret', 'passwd', 'password', 'passphrase', 'pass', 'auth', 'credential', 'string'].map(packWord));
+const KEY_ENDINGS_3 = new Set(['pwd', 'key'].map(packWord));
+
+/**
+ * Whether a secret-named key may end before the `:`/`=` at `index` (then ASSIGNMENT_KEY decides):
+ * its last letters, past at most 3 spaces and a quote. A character beyond ASCII among the spaces
+ * (which may be a Unicode space) leaves the decision to the regular expression.
+ */
+function mayEndSecretKey(text: string, index: number): boolean {
+  let end = index - 1;
+  for (let spaces = 0; spaces <= 3 && end >= 0; spaces++, end--) {
+    const code = text.charCodeAt(end);
+    if (code >= 128) return true;
+    if (code !== 32 && (code < 9 || code > 13)) break;
+  }
+  const code = text.charCodeAt(end);
+  if (code === 0x22 || code === 0x27) end--;
+  return (end >= 3 && KEY_ENDINGS_4.has(packed(text, end, 4))) || (end >= 2 && KEY_ENDINGS_3.has(packed(text, end, 3)));
+}
+
+/** A secret value to find literally, scanned for from its least common character (V8's indexOf hunts the first character of what it looks for). */
+export interface SecretLiteral {
+  readonly value: string;
+  /** Where in `value` the scan starts. */
+  readonly anchor: number;
+}
+
+/** Roughly how common a character is in output: lower case, digits and `space - . / : _` most. */
+function commonness(code: number): number {
+  if ((code >= 97 && code <= 122) || code === 32 || code === 45 || code === 46 || code === 47 || code === 58 || code === 95) return 2;
+  return code >= 48 && code <= 57 ? 1 : 0;
+}
+
+export function secretLiteral(value: string): SecretLiteral {
+  let anchor = 0;
+  for (let i = 1; i < value.length; i++) if (commonness(value.charCodeAt(i)) < commonness(value.charCodeAt(anchor))) anchor = i;
+  return { value, anchor };
+}
+
+const at = (pattern: RegExp, text: string, index: number): boolean => {
+  pattern.lastIndex = index;
+  return pattern.test(text);
+};
+
+function lineStart(text: string, index: number): number {
+  return index <= 0 ? 0 : text.lastIndexOf('\n', index - 1) + 1;
+}
+
+function lineEnd(text: string, index: number): number {
+  const end = text.indexOf('\n', index);
+  return end < 0 ? text.length : end;
+}
+
+/**
+ * Ranges `[start, end)` of whole lines, sorted and apart, that may hold a secret: `literals` are
+ * the environment's secret values, matched wherever they appear. Empty: the text holds none.
+ */
+export function secretLines(text: string, literals: readonly SecretLiteral[]): Array<readonly [number, number]> {
+  const spans: Array<readonly [number, number]> = [];
+  /** The lines from the one holding `from` to the one holding `to` (exclusive end). */
+  const add = (from: number, to: number): void => {
+    spans.push([lineStart(text, from), lineEnd(text, to)]);
+  };
+  // One scan per character, each hit checked on the spot: cheaper than one regular expression for all.
+  for (let i = text.indexOf('_'); i >= 0; i = text.indexOf('_', i + 1)) {
+    if (at(UNDERSCORE_PREFIX, text, i)) add(i, i);
+  }
+  for (let i = text.indexOf('-'); i >= 0; i = text.indexOf('-', i + 1)) {
+    if (BEFORE_DASH[text.charCodeAt(i - 1)] === 1 && at(DASH_PREFIX, text, i)) add(i, i);
+    else if (text.startsWith('----BEGIN', i + 1) && at(KEY_BEGIN, text, i)) {
+      KEY_END.lastIndex = i;
+      const end = KEY_END.exec(text);
+      add(i, end ? end.index + end[0].length : text.length);
+    }
+  }
+  for (const separator of [':', '=']) {
+    for (let i = text.indexOf(separator); i >= 0; i = text.indexOf(separator, i + 1)) {
+      if (mayEndSecretKey(text, i) && at(ASSIGNMENT_KEY, text, i)) add(Math.max(0, i - ASSIGNMENT_REACH), Math.min(text.length, i + ASSIGNMENT_REACH));
+    }
+  }
+  for (let i = text.indexOf('@'); i >= 0; i = text.indexOf('@', i + 1)) {
+    // A password's last character is none of `/`, a space or a quote (`/@scope/pkg`, `user @host`).
+    const before = text.charCodeAt(i - 1);
+    if (before > 0x20 && before !== 0x22 && before !== 0x27 && before !== 0x2f && before !== 0x40 && at(URL_USERINFO, text, i)) add(i, i);
+  }
+  // AWS (AKIA, ASIA) and Google (AIza) keys share an `I`; a JWT starts `eyJ`.
+  for (let i = text.indexOf('I'); i >= 0; i = text.indexOf('I', i + 1)) {
+    if (text.startsWith('AKIA', i - 2) || text.startsWith('ASIA', i - 2) || text.startsWith('AIza', i - 1)) add(i, i);
+  }
+  for (let i = text.indexOf('J'); i >= 0; i = text.indexOf('J', i + 1)) {
+    if (text.startsWith('eyJ', i - 2)) add(i, i);
+  }
+  for (let i = text.indexOf('B'); i >= 0; i = text.indexOf('B', i + 1)) {
+    if ((text.startsWith('Bearer', i) || text.startsWith('Basic', i)) && at(AUTH_SCHEME, text, i)) add(i, i);
+  }
+  for (let i = text.indexOf('ken '); i >= 0; i = text.indexOf('ken ', i + 1)) {
+    if (i >= 2 && at(AUTH_SCHEME, text, i - 2)) add(i, i);
+  }
+  for (const { value, anchor } of literals) {
+    const rest = value.slice(anchor);
+    for (let i = text.indexOf(rest, anchor); i >= 0; i = text.indexOf(rest, i + 1)) {
+      if (text.startsWith(value, i - anchor)) add(i - anchor, i - anchor + value.length);
+    }
+  }
+  return merge(spans);
+}
+
+/** Sorted, with overlapping or touching ranges joined (a line's `\n` between two ranges joins them too). */
+function merge(spans: Array<readonly [number, number]>): Array<readonly [number, number]> {
+  if (spans.length < 2) return spans;
+  spans.sort((a, b) => a[0] - b[0]);
+  const merged: Array<[number, number]> = [];
+  for (const [start, end] of spans) {
+    const last = merged[merged.length - 1];
+    if (last && start <= last[1] + 1) last[1] = Math.max(last[1], end);
+    else merged.push([start, end]);
+  }
+  return merged;
+}

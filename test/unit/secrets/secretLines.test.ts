@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { marker, Redactor } from '../../../extension/src/core/secrets/redaction';
+import { secretLines, secretLiteral } from '../../../extension/src/core/secrets/secretLines';
+import { Random } from '../../soak/random';
+
+// Fake secrets built at run time, so no scanner mistakes this file for a leak.
+const repeat = (chars: string, n: number): string => chars.repeat(Math.ceil(n / chars.length)).slice(0, n);
+const ghp = `ghp_${repeat('aB3dE6', 36)}`;
+const npm = `npm_${repeat('q1W2e3', 36)}`;
+const aws = `AKIA${repeat('IOSFODNN7EXAMPL', 16)}`;
+const env = { DEPLOY_TOKEN: 'plain-looking-value-42', MULTI_LINE_SECRET: 'first-half\nsecond-half' };
+
+/** Pieces of output, secret and not, that the random texts are made of. */
+const SECRETS = [
+  ghp,
+  `github_pat_${repeat('11AbC_d3', 82)}`,
+  `sk-proj-${repeat('Ab1Cd2', 48)}`,
+  `sk-ant-api03-${repeat('Zy9-x8', 40)}`,
+  aws,
+  `ASIA${repeat('Q7RT2X', 16)}`,
+  `AIza${repeat('SyA-b_9', 35)}`,
+  `glpat-${repeat('xY7z', 20)}`,
+  `xoxb-${repeat('1234-abcd', 30)}`,
+  npm,
+  `sk_live_${repeat('4eC39HqLyjWD', 24)}`,
+  `eyJ${repeat('hbGciOiJIUzI1NiJ9', 20)}.eyJ${repeat('zdWIiOiIxMjM0NTY3ODkwIn0', 24)}.${repeat('SflKxwRJSMeKKF2QT4fwpM', 30)}`,
+  `-----BEGIN RSA PRIVATE KEY-----\n${repeat('MIIEpAIBAAKCAQEA', 64)}\n-----END RSA PRIVATE KEY-----`,
+  `-----BEGIN OPENSSH PRIVATE KEY-----\n${repeat('b3BlbnNzaC1rZXk', 40)}`,
+  'https://deploy:s3cr3t-pass@git.example.com/app.git',
+  'postgres://app:pa$$w0rd!@db:5432/app',
+  'redis://:%21secret%25@cache',
+  `Authorization: Bearer ${repeat('abcDEF123._-', 40)}`,
+  `token ${repeat('Zz9.', 24)}`,
+  'DATABASE_PASSWORD=correct-horse-battery',
+  '"clientSecret": "abc123def456"',
+  'api_key:\n  zzzz-yyyy-xxxx',
+  'API_KEY \r\n= hunter2hunter2',
+  '"auth_token"\n \t=\n\n\n"opensesame1"',
+  'auth_token\n \t=\n\n\nopensesame1',
+  "'db.password'\t:\t'swordfish-9'",
+  'plain-looking-value-42',
+  'first-half\nsecond-half',
+];
+const PLAIN = [
+  'commit 9fceb02d0ae598e95dc970b74767f19372d61af8',
+  '550e8400-e29b-41d4-a716-446655440000',
+  'https://registry.npmjs.org/@types%2fnode',
+  'warning: unused variable',
+  '+  const progressToken = createToken();',
+  '"jsonwebtoken": "^9.0.2",',
+  'PASS src/app.test.ts',
+  'FAIL',
+  'résumé 中文 ✓ →',
+  'desk-0123456789012345678901234',
+  'pkg-12 --flag=value',
+  '-----BEGIN CERTIFICATE-----',
+  'a=b c:d',
+];
+const GLUE = ['', ' ', '\n', '\r\n', '\t', ',', '→', '中', '\u00a0', '\n\n'];
+
+/** The rules over the whole text (a settings pattern that never matches turns the scan off): what redact must equal. */
+const everyRule = new Redactor({ env, extraPatterns: ['(?!)'] });
+const scanned = new Redactor({ env });
+
+describe('secretLines', () => {
+  it('finds the same secrets as the rules over the whole text, in 400 random texts of secrets, plain output and glue', () => {
+    const random = new Random(28);
+    for (let round = 0; round < 400; round++) {
+      const parts: string[] = [];
+      const pieces = random.int(1, 12);
+      for (let p = 0; p < pieces; p++) parts.push(random.pick(random.chance(0.4) ? SECRETS : PLAIN), random.pick(GLUE));
+      const text = parts.join('');
+      assert.deepEqual(scanned.redact(text), everyRule.redact(text), `round ${round}: ${JSON.stringify(text)}`);
+    }
+  });
+
+  it('returns nothing for output without a prefix, a secret-named key or a secret value, and the text itself from redact', () => {
+    const text = `${PLAIN.filter((line) => !/Token|token|desk/.test(line)).join('\n')}\n`;
+    assert.deepEqual(secretLines(text, [secretLiteral('plain-looking-value-42')]), []);
+    assert.equal(scanned.redact(text).text, text);
+  });
+
+  it('returns whole lines, joined when they touch', () => {
+    const text = `one\ntwo ${ghp}\n${npm} three\nfour\nfive ${aws}`;
+    const lines = secretLines(text, []);
+    assert.deepEqual(
+      lines.map(([start, end]) => text.slice(start, end)),
+      [`two ${ghp}\n${npm} three`, `five ${aws}`],
+    );
+  });
+
+  it('finds a token at the very start and the very end of a piece (a log batch boundary)', () => {
+    const stream = new Redactor().stream();
+    assert.equal(stream.push(`${ghp}\nmiddle\n${npm}`), `${marker('GitHub token')}\nmiddle\n${marker('npm token')}`);
+    assert.equal(stream.push(aws), marker('AWS access key'));
+    assert.equal(stream.count, 3);
+  });
+
+  it('finds adjacent tokens, each once', () => {
+    const { text, count } = scanned.redact(`${ghp} ${npm},${aws}\n${ghp}`);
+    assert.equal(text, `${marker('GitHub token')} ${marker('npm token')},${marker('AWS access key')}\n${marker('GitHub token')}`);
+    assert.equal(count, 4);
+  });
+
+  it('finds tokens between non-ASCII characters', () => {
+    const { text, count } = scanned.redact(`→${ghp}中文 é${aws}✓ «plain-looking-value-42»`);
+    assert.equal(text, `→${marker('GitHub token')}中文 é${marker('AWS access key')}✓ «${marker('value of DEPLOY_TOKEN')}»`);
+    assert.equal(count, 3);
+  });
+
+  it('finds an assignment whose separator is on another line, and a secret value that spans lines', () => {
+    const { text, count } = scanned.redact('x\napi_key\n:\n hunter2hunter2\ny\nfirst-half\nsecond-half\n');
+    assert.equal(text, `x\napi_key\n:\n ${marker('value of api_key')}\ny\n${marker('value of MULTI_LINE_SECRET')}\n`);
+    assert.equal(count, 2);
+  });
+
+  it('redacts a private-key block without an END to the end of the text', () => {
+    const { text, count } = scanned.redact(`ok\n-----BEGIN EC PRIVATE KEY-----\n${repeat('MHcCAQEEIB', 60)}\nmore`);
+    assert.equal(text, `ok\n${marker('private key')}`);
+    assert.equal(count, 1);
+  });
+});
