@@ -101,10 +101,11 @@ describe('execution strategies: pure logic', () => {
       runsDir: '/p/runs',
     };
     it('every managed terminal gets pagers that print; zsh also loses its end-of-line mark', () => {
-      const marks = { AI_AGENT: 'terminal-shepherd', TERMINAL_SHEPHERD: '1', VSCODE_PREVENT_SHELL_HISTORY: '1' };
+      const marks = { AI_AGENT: 'terminal-shepherd', TERMINAL_SHEPHERD: '1' };
+      // bash keeps the person's history settings (agentMarks.ts says why); the other shells are asked to keep agent lines out.
       assert.deepEqual(managedEnv('bash'), { ...PAGER_ENV, ...marks });
       assert.deepEqual(managedEnv('bash', files), { ...PAGER_ENV, ...marks, TSHEP_R: '/p/runs' });
-      assert.deepEqual(managedEnv('pwsh', files), { ...PAGER_ENV, ...marks, TSHEP_R: '/p/runs', TSHEP_PWSH: 'C:\\p\\pwshCommon.ps1' }, 'PowerShell also gets the exit-code ladder');
+      assert.deepEqual(managedEnv('pwsh', files), { ...PAGER_ENV, ...marks, VSCODE_PREVENT_SHELL_HISTORY: '1', TSHEP_R: '/p/runs', TSHEP_PWSH: 'C:\\p\\pwshCommon.ps1' }, 'PowerShell also gets the exit-code ladder');
       assert.equal(managedEnv('zsh').PROMPT_EOL_MARK, '');
       assert.equal(PAGER_ENV.GIT_PAGER, 'cat');
       assert.equal(PAGER_ENV.PAGER, 'cat');
