@@ -58,7 +58,7 @@ class ScriptedExecution implements ExecutionSource {
 
 const config: RunConfig = {
   completion: { graceMs: 3000, settleMs: 5, probeIntervalMs: 20 },
-  input: { strongSilenceMs: 60, readingSilenceMs: 60, weakSilenceMs: 400, replSilenceMs: 200 },
+  input: { strongSilenceMs: 60, readingSilenceMs: 60, emptyReadingSilenceMs: 60, weakSilenceMs: 400, replSilenceMs: 200 },
   drainTimeoutMs: 200,
 };
 

@@ -19,6 +19,11 @@ export interface InputPromptConfig {
   readonly strongSilenceMs: number;
   /** Silence before trusting the OS's "blocked on a terminal read" with any output tail. */
   readonly readingSilenceMs: number;
+  /**
+   * The same with nothing printed at all: a prompt written just before the read may still be on
+   * its way through VS Code (a slow machine delayed python's `>>>` past readingSilenceMs).
+   */
+  readonly emptyReadingSilenceMs: number;
   /** Silence before a weak pattern (line ends in "?" or ":") counts where the OS can't tell. */
   readonly weakSilenceMs: number;
   /** Silence before a REPL's own prompt (python >>>, node >, irb, psql, sqlite3, gdb) counts, whatever the OS says. */
@@ -28,6 +33,7 @@ export interface InputPromptConfig {
 export const defaultInputPromptConfig: InputPromptConfig = {
   strongSilenceMs: 300,
   readingSilenceMs: 300,
+  emptyReadingSilenceMs: 1000,
   weakSilenceMs: 3000,
   replSilenceMs: 800,
 };
@@ -80,7 +86,7 @@ export function detectInputPrompt(
 ): { prompt: string } | undefined {
   const { silentForMs, readingTerminal } = observation;
   const prompt = lastNonEmptyLine(observation.lastLines);
-  if (readingTerminal === true && silentForMs >= config.readingSilenceMs) {
+  if (readingTerminal === true && silentForMs >= (prompt.length > 0 ? config.readingSilenceMs : config.emptyReadingSilenceMs)) {
     return { prompt };
   }
   if (prompt.length === 0) {
