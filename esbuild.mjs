@@ -43,6 +43,15 @@ const bundles = [
   },
   {
     ...common,
+    // The sandbox runtime's launcher (extension/src/core/sandbox/sandboxRunner.ts): the runtime is an ES module that finds its seccomp helper through import.meta.url.
+    entryPoints: { sandboxRunner: 'extension/src/core/sandbox/sandboxRunner.ts' },
+    outdir: 'dist',
+    format: 'esm',
+    outExtension: { '.js': '.mjs' },
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  },
+  {
+    ...common,
     entryPoints: { 'mcp-server': 'mcp-server/src/main.ts' },
     outdir: 'dist',
     // The MCP server reports the extension's version; the extension reads it from its manifest.
@@ -61,6 +70,13 @@ const grammarFiles = {
 };
 mkdirSync('dist/grammars', { recursive: true });
 for (const [name, file] of Object.entries(grammarFiles)) copyFileSync(file, path.join('dist/grammars', name));
+
+// The runtime's seccomp helper (blocks Unix sockets inside the sandbox), where the bundled runtime looks: beside it, under vendor/.
+const seccompDir = path.join(path.dirname(require.resolve('@anthropic-ai/sandbox-runtime/package.json')), 'vendor', 'seccomp');
+for (const arch of ['x64', 'arm64']) {
+  mkdirSync(path.join('dist/vendor/seccomp', arch), { recursive: true });
+  copyFileSync(path.join(seccompDir, arch, 'apply-seccomp'), path.join('dist/vendor/seccomp', arch, 'apply-seccomp'));
+}
 
 function reportBoundaries(result) {
   const problems = boundaryViolations(result.metafile);

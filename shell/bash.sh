@@ -5,6 +5,13 @@
 if [ -n "${__tshep_loaded-}" ]; then return 0 2>/dev/null; fi
 __tshep_loaded=1
 if [ -r "$HOME/.bashrc" ]; then . "$HOME/.bashrc"; fi
+# Agent commands stay out of the user's history (VS Code's chat.tools.terminal.preventShellHistory,
+# the variable its own scripts read): they are typed with a leading space. After .bashrc, which
+# may set HISTCONTROL itself.
+if [ "${VSCODE_PREVENT_SHELL_HISTORY-}" = "1" ]; then
+	case ":${HISTCONTROL-}:" in *:ignorespace:* | *:ignoreboth:*) ;; *) HISTCONTROL="${HISTCONTROL:+$HISTCONTROL:}ignorespace" ;; esac
+	unset VSCODE_PREVENT_SHELL_HISTORY
+fi
 
 # Sets __tshep_escaped to $1 escaped for an OSC 633 value: \ as \\, ; and controls as \xHH.
 __tshep_esc() {

@@ -35,7 +35,7 @@ export function boundaryViolations(metafile) {
  * one, never a higher one, type-only imports included (so this reads the source, not a bundle).
  * `.` is the files at core/'s top (events, errors, next steps, settings).
  */
-export const CORE_FLOORS = [['.'], ['processes', 'stacks', 'secrets'], ['ledger'], ['output'], ['run'], ['terminals'], ['servers'], ['checks'], ['service']];
+export const CORE_FLOORS = [['.'], ['processes', 'stacks', 'secrets'], ['ledger'], ['output'], ['run'], ['terminals'], ['servers'], ['checks', 'sandbox'], ['service']];
 
 /**
  * Violations of the core floors and of core's place under clients/, bridge/ and vscode/, for source files

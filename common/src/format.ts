@@ -7,3 +7,18 @@ export function formatDuration(ms: number): string {
   const rest = Math.round(s % 60);
   return rest > 0 ? `${m}m ${rest}s` : `${m}m`;
 }
+
+/** Who started a process or a command: an agent session, or a client's own tools (either may be absent). */
+export interface Ownership {
+  readonly agentSession?: { readonly client: string; readonly id: string };
+  readonly clientTools?: { readonly client: string; readonly pid: number; readonly command: string };
+}
+
+/** "claude-code session 4f2…", "claude-code's own tools (pid 812, node)", or undefined when nobody is named. */
+export function ownerLabel(owner: Ownership): string | undefined {
+  const client = owner.agentSession?.client || owner.clientTools?.client || 'a client';
+  const session = owner.agentSession ? `${client} session ${owner.agentSession.id}` : undefined;
+  if (!owner.clientTools) return session;
+  const tools = `${client}'s own tools (client pid ${owner.clientTools.pid}, ${owner.clientTools.command})`;
+  return session ? `${tools}, ${session}` : tools;
+}

@@ -154,6 +154,31 @@ export const settingsTable = {
     scope: 'window',
     markdownDescription: 'What to do at startup with processes that a closed or reloaded window\'s terminals left running (orphans).',
   },
+  'processes.trackClientProcesses': {
+    type: 'boolean',
+    default: true,
+    scope: 'window',
+    markdownDescription:
+      "Record the processes an MCP client's own tools start (Claude Code's Bash tool, Codex's shell, Gemini CLI, the Copilot CLI), outside managed terminals, as that client's: `list_processes` and the Processes view show them, and once the client exits (or its MCP connection ends) they are orphans that `kill_orphans` can end. The client itself and its MCP servers are never recorded, and an editor's extension host is never watched. See docs/ledger.md.",
+  },
+  'processes.memoryLimitMb': {
+    type: 'number',
+    default: 0,
+    minimum: 0,
+    maximum: 1_048_576,
+    scope: 'window',
+    markdownDescription:
+      "Cap, in MB, on the memory each process started in a managed terminal may allocate (Linux: the shell's `RLIMIT_DATA`, set with `prlimit` when the terminal opens and inherited by every command; a program over it fails to allocate, and the result says the cap ended it). Per process, not per tree. 0: no cap. Not available on macOS and Windows (the log says so). See docs/ledger.md.",
+  },
+  'processes.cpuTimeLimitSeconds': {
+    type: 'number',
+    default: 0,
+    minimum: 0,
+    maximum: 604_800,
+    scope: 'window',
+    markdownDescription:
+      "Cap, in CPU seconds, on each process started in a managed terminal (Linux: the shell's `RLIMIT_CPU`, set with `prlimit` when the terminal opens; a process over it gets SIGXCPU, and the result says the cap ended it). Per process, not per tree; the shell counts its own time too. 0: no cap. Not available on macOS and Windows. See docs/ledger.md.",
+  },
   'safety.perCommandCheck': {
     type: 'boolean',
     default: true,
@@ -175,6 +200,13 @@ export const settingsTable = {
     scope: 'window',
     markdownDescription:
       'More secrets to redact: JavaScript regular expressions (for example `ACME-[0-9]{8}`); each match becomes `‹redacted: custom pattern›`. A pattern that does not compile is skipped and named in the Terminal Shepherd log.',
+  },
+  'sandbox.confineAutoApproved': {
+    type: 'boolean',
+    default: false,
+    scope: 'window',
+    markdownDescription:
+      'Run the lines the rules approve without asking inside the sandbox even when VS Code\'s `#chat.agent.sandbox.enabled#` is off: writes only in the workspace folders and a sandbox temp folder, the home folder unreadable except the tools\' caches, the network as `#chat.agent.sandbox.allowNetwork#` says. A line the person was asked about runs as approved. Needs bubblewrap, socat and ripgrep on Linux; where the sandbox cannot run, an auto-approved line is not run. See docs/sandbox.md.',
   },
   'log.level': {
     type: 'string',

@@ -18,9 +18,10 @@ import { commandSafetyCheck } from './core/checks/commandSafetyCheck';
 import { DataDirAlarm, describeDataDirFailure } from './core/dataDirAlarm';
 import { setListenerErrorHandler } from './core/events';
 import { createProcessLedger, defaultLedgerSettings } from './core/ledger';
+import { limitsFromSettings } from './core/processes/processLimits';
 import { createRunOutputFactory } from './core/output/runOutputFactory';
+import { ClientProcesses, orphansToAnnounce } from './core/service/clientProcesses';
 import { redactingLogger } from './core/secrets/redactingLogger';
-import { redactorFor } from './core/secrets/redaction';
 import { TerminalSecrets } from './core/secrets/terminalSecrets';
 import { createProcessMonitor } from './core/processes';
 import { DevServers } from './core/servers/devServers';
@@ -40,6 +41,7 @@ import { createLogChannel } from './vscode/logChannel';
 import { configuredTerminalEnv } from './vscode/terminalEnv';
 import { ownMcpClientName, registerMcpServerProvider } from './vscode/mcpServerProvider';
 import { readLogLevel, readSettings } from './vscode/settings';
+import { windowSandbox } from './vscode/sandboxSettings';
 import { watchStacks, workspaceFolderPaths } from './vscode/stackWatcher';
 import { keepAutoApproveRules, localUserSettingsFile, readSafetySettings } from './vscode/terminalRules';
 import { VsCodeTerminalHost } from './vscode/terminalHost';
@@ -55,7 +57,9 @@ export async function activate(context: ExtensionContext): Promise<void> {
   const channel = createLogChannel();
   context.subscriptions.push(channel);
   // Secrets never reach the log (nor, below, the run logs and the process log): see docs/secrets.md.
-  const redactor = () => redactorFor(readSettings());
+  // A command line logged may carry any terminal's own secret (terminal.integrated.env.*, the shell's rc).
+  const terminalSecrets = new TerminalSecrets({ configuredEnv: configuredTerminalEnv });
+  const redactor = () => terminalSecrets.anyTerminal(readSettings());
   const log = redactingLogger(filterLogger(channel, readLogLevel), redactor);
   context.subscriptions.push(setListenerErrorHandler((error, where) => log.error(`${where} failed`, error)));
   const version = String((context.extension.packageJSON as { version?: string }).version ?? '0.0.0');
@@ -71,12 +75,13 @@ export async function activate(context: ExtensionContext): Promise<void> {
   const ledger = createProcessLedger({
     dataDir,
     monitor,
-    settings: () => ({ ...defaultLedgerSettings, pollIntervalMs: readSettings().pollIntervalMs }),
+    settings: () => ({ ...defaultLedgerSettings, pollIntervalMs: readSettings().pollIntervalMs, limits: limitsFromSettings(readSettings()) }),
     logger: log,
     onWriteFailure: (file, error) => dataDirAlarm.report('ledger', file, error),
     redact: () => (text) => redactor().redact(text).text,
   });
   const servers = new DevServers({ ledger, monitor, logger: log });
+  const clientProcesses = new ClientProcesses({ ledger, monitor, enabled: () => readSettings().trackClientProcesses, logger: log, ownPid: process.pid });
   const stacks = new WorkspaceStacks({ roots: workspaceFolderPaths, logger: log });
   context.subscriptions.push(stacks, watchStacks(stacks));
   void stacks.analysis(); // logged once ready; workspace_info finds it cached
@@ -89,7 +94,8 @@ export async function activate(context: ExtensionContext): Promise<void> {
     (error: unknown) => log.error('command safety: the shell grammars could not be loaded; every command will be asked about', error),
   );
   const safetySessions = new SessionApprovalStore();
-  const terminalSecrets = new TerminalSecrets({ configuredEnv: configuredTerminalEnv });
+  const sandbox = windowSandbox(context.extensionPath, log);
+  context.subscriptions.push(sandbox);
   const terminals = new TerminalService({
     host,
     terminalSecrets,
@@ -103,6 +109,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
     }),
     probeShell: (pid) => monitor.probeShell(pid),
     descendants: (pid) => monitor.descendants(pid),
+    ledgerSession: ledger.sessionId,
     workspaceFolder: () => workspaceFolder,
     integrationFiles: integrationFilesProvider(context.asAbsolutePath('shell')),
     logger: log,
@@ -111,6 +118,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
     checks: [commandSafetyCheck({ parser, settings: () => readSafetySettings(localUserSettingsFile(context.globalStorageUri.fsPath)), sessions: safetySessions, keepRules: keepAutoApproveRules, home: os.homedir(), logger: log })],
     approver: modalApprover(),
     audit: ({ command, safety, ...where }) => ledger.recordDecision({ ...where, cmd: command, ...safety }),
+    sandbox,
   });
   const startup = await ledger.start().catch((error: unknown) => {
     log.error('the process ledger could not load; orphans of earlier windows are not reported', error);
@@ -120,8 +128,9 @@ export async function activate(context: ExtensionContext): Promise<void> {
   context.subscriptions.push(host, terminals);
   const ui = { ledger, terminals, servers: { list: () => servers.list(terminals.sessionViews()) }, logger: showLog, dataDir, orphanPolicy: () => readSettings().orphanPolicy };
   context.subscriptions.push(registerProcessUi(ui));
-  if (startup && startup.orphans.length > 0) {
-    void announceOrphans(ui, startup.orphans);
+  const orphans = startup ? orphansToAnnounce(startup.orphans) : [];
+  if (orphans.length > 0) {
+    void announceOrphans(ui, orphans);
   }
 
   let bridge: BridgeServer | undefined;
@@ -129,7 +138,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
   let userHome: ReturnType<typeof publishToUserHome> | undefined;
   try {
     bridge = await startBridgeServer({
-      handlers: createBridgeHandlers({ terminals, ledger, servers, stacks, ownClientName: ownMcpClientName() }),
+      handlers: createBridgeHandlers({ terminals, ledger, servers, stacks, clients: clientProcesses, ownClientName: ownMcpClientName() }),
       hello: () => ({
         extensionVersion: version,
         windowPid: process.pid,
@@ -137,7 +146,10 @@ export async function activate(context: ExtensionContext): Promise<void> {
         ...(workspaceFolder ? { workspaceFolder } : {}),
       }),
       logger: log,
-      onSessionEnd: (session) => safetySessions.end(session),
+      onSessionEnd: (session) => {
+        safetySessions.end(session);
+        clientProcesses.detach(session);
+      },
     });
     if (workspaceFolder) {
       bridgeFile = await publishBridgeFile(

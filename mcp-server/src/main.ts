@@ -11,6 +11,7 @@ import { createStreamLogger, parseLogLevel } from '../../common/src/logger';
 import { BRIDGE_ENV } from '../../common/src/bridgeDiscovery';
 import { shepherdHome } from '../../common/src/shepherdHome';
 import { processAncestors } from './bridge/ancestry';
+import { clientProcess } from './bridge/clientProcess';
 import { createServer } from './server';
 
 /** package.json's version, put in by the build (esbuild.mjs defines it for this bundle). */
@@ -77,6 +78,7 @@ async function main(): Promise<void> {
     logger,
     workspaceFolder: args.workspace,
     discovery: { searchParents: !args.explicit, shepherdRoot: shepherdHome(), ancestors: () => processAncestors() },
+    clientProcess: () => clientProcess(),
     ...(endpoint && token ? { target: { endpoint, token } } : {}),
   });
   let stopping = false;

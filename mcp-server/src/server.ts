@@ -4,8 +4,10 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Logger } from '../../common/src/logger';
+import type { ClientAttachParams } from '../../common/src/protocol';
 import { BridgeClient, type BridgeClientOptions, type BridgeTarget } from './bridge/bridgeClient';
 import { knownDeadline } from './bridge/clientDeadlines';
+import type { ClientProcess } from './bridge/clientProcess';
 import { sessionFromEnvironment } from './tools/support/agentSession';
 import { RunTaskStore } from './tools/support/runTaskStore';
 import type { ToolRegistration } from './tools/support/toolContext';
@@ -40,6 +42,11 @@ export interface ServerOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** How the window is found besides (see bridge/windowDiscovery.ts). */
   readonly discovery?: Pick<BridgeClientOptions, 'searchParents' | 'shepherdRoot' | 'ancestors'>;
+  /**
+   * The MCP client's process (a server over stdio has one): once the client initialized, the server
+   * stays connected and names it to the window, which records the processes of the client's own tools.
+   */
+  readonly clientProcess?: () => Promise<ClientProcess | undefined>;
 }
 
 export function createServer(options: ServerOptions): { server: McpServer; dispose: () => Promise<void> } {
@@ -59,16 +66,19 @@ export function createServer(options: ServerOptions): { server: McpServer; dispo
         'Every process those commands start is tracked: list_processes shows them, kill_process / kill_orphans clean up.',
     },
   );
+  const env = options.env ?? process.env;
+  // The client that started this server set it for the server's whole life.
+  const session = sessionFromEnvironment(env);
+  const attach = attachParams(options.clientProcess, () => server.server.getClientVersion()?.name ?? '', session);
   const bridge = new BridgeClient({
     logger: options.logger,
+    ...(attach ? { attach } : {}),
     clientInfo: { name: SERVER_NAME, version: options.version },
     ...(options.target ? { target: options.target } : {}),
     ...(options.workspaceFolder ? { workspaceFolder: options.workspaceFolder } : {}),
     ...options.discovery,
   });
-  const env = options.env ?? process.env;
-  // The client that started this server set it for the server's whole life.
-  const session = sessionFromEnvironment(env);
+  if (attach) server.server.oninitialized = () => bridge.keepConnected();
   const client = () => {
     const info = server.server.getClientVersion();
     const deadline = knownDeadline(info, env);
@@ -86,5 +96,19 @@ export function createServer(options: ServerOptions): { server: McpServer; dispo
       bridge.dispose();
       await server.close();
     },
+  };
+}
+
+/** client/attach's params; the client process is looked up once (a client that died leaves this server to pid 1 or a subreaper). */
+function attachParams(
+  find: ServerOptions['clientProcess'],
+  clientName: () => string,
+  session: ReturnType<typeof sessionFromEnvironment>,
+): (() => Promise<ClientAttachParams | undefined>) | undefined {
+  if (!find) return undefined;
+  let found: Promise<ClientProcess | undefined> | undefined;
+  return async () => {
+    const client = await (found ??= find());
+    return client ? { pid: client.pid, serverPath: client.serverPath, client: clientName(), ...(session ? { session } : {}) } : undefined;
   };
 }

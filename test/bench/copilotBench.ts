@@ -12,7 +12,7 @@ import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
 import { ChatSession, scriptedChatLaunch, type ToolCall } from '../support/chatSession';
 import { repoRoot } from '../support/mcpClient';
 import { E2E_SETTINGS, makeWorkspace } from '../support/shepherdE2e';
-import { launchVsCode } from '../support/vscodeHarness';
+import { launchVsCode, type VsCode } from '../support/vscodeHarness';
 import { summarize, type Stats } from './stats';
 import { COPILOT_COMMANDS, readResult, type OutputShape, type ToolName } from './toolResults';
 
@@ -31,6 +31,8 @@ export interface SideBySideTool {
   readonly fullOutputFiles: number;
   /** Calls that failed outright (the tool threw or answered an error). */
   readonly failures: string[];
+  /** terminal_run: the result's own durationMs (typed to completed). */
+  readonly durationMs?: Stats;
 }
 
 export interface CopilotBenchResult {
@@ -39,6 +41,29 @@ export interface CopilotBenchResult {
   readonly clicks: Record<ToolName, { readonly confirmations: number; readonly calls: number; readonly buttons: string[] }>;
   /** The chat request's own duration (ms). */
   readonly sessionMs: number;
+}
+
+/** Answers every question of the per-command check, while one chat request runs each command once, with its session choice. */
+async function primeAllows(vsc: VsCode, chat: ChatSession): Promise<void> {
+  let done = false;
+  const answering = (async () => {
+    const session = vsc.page.locator('.interactive-session');
+    while (!done) {
+      try {
+        await session.getByText('Ctrl+Enter to submit').last().waitFor({ state: 'visible', timeout: 500 });
+        await session.getByText(/^Allow `.+` in this Session$/).last().click({ timeout: 5000 });
+        await vsc.page.keyboard.press('Control+Enter');
+      } catch {
+        // none showing right now
+      }
+    }
+  })();
+  try {
+    await chat.play('Benchmark: first run of each command.', [...COPILOT_COMMANDS.map((c) => ({ calls: [{ tool: 'terminal_run', input: { command: c.command, name: 'bench' } }] })), { text: 'Done.' }], { timeoutMs: 300_000 });
+  } finally {
+    done = true;
+    await answering;
+  }
 }
 
 /** From the approval (the click on the call's confirmation; the call itself when nothing was asked) to the result (ms). */
@@ -54,7 +79,8 @@ export async function runCopilotBench(options: { runs?: number } = {}): Promise<
   // terminal costs the workbench's rendering on every command.
   const vsc = await launchVsCode({
     workspace: makeWorkspace(),
-    settings: { ...E2E_SETTINGS, 'terminalShepherd.log.level': 'info', 'terminalShepherd.terminal.revealOnCreate': false },
+    // The per-command check on (its default); VS Code's own tool decides by its default rules too.
+    settings: { ...E2E_SETTINGS, 'terminalShepherd.safety.perCommandCheck': true, 'terminalShepherd.log.level': 'info', 'terminalShepherd.terminal.revealOnCreate': false },
     label: 'bench-copilot',
     ...scriptedChatLaunch([repoRoot]),
   });
@@ -70,6 +96,9 @@ export async function runCopilotBench(options: { runs?: number } = {}): Promise<
       const order: ToolName[] = round % 2 === 0 ? ['run_in_terminal', 'terminal_run'] : ['terminal_run', 'run_in_terminal'];
       for (const c of COPILOT_COMMANDS) for (const tool of order) turns.push({ ...call(tool, c.command), label: c.label });
     }
+    // A first request asks the check's question once per command (`true`, `seq` are in no default
+    // rule) and answers it as a person would, "Allow `true …` in this Session": the measured calls pass on it.
+    await primeAllows(vsc, chat);
     const t0 = Date.now();
     const played = await chat.play(
       'Benchmark: run these commands with both terminal tools.',
@@ -90,6 +119,7 @@ export async function runCopilotBench(options: { runs?: number } = {}): Promise<
         let present = 0;
         let right = 0;
         let fullOutputFiles = 0;
+        const durations: number[] = [];
         for (const c of calls) {
           if (c.error !== undefined) {
             failures.push(c.error);
@@ -99,6 +129,7 @@ export async function runCopilotBench(options: { runs?: number } = {}): Promise<
           if (read.error) failures.push(read.error);
           output[read.shape] = (output[read.shape] ?? 0) + 1;
           if (read.fullOutputFile) fullOutputFiles++;
+          if (read.durationMs !== undefined) durations.push(read.durationMs);
           if (read.exitCode !== undefined) {
             present++;
             if (read.exitCode === expected.exitCode) right++;
@@ -113,6 +144,7 @@ export async function runCopilotBench(options: { runs?: number } = {}): Promise<
           output,
           fullOutputFiles,
           failures,
+          ...(durations.length > 0 ? { durationMs: summarize(durations) } : {}),
         };
       }
       return { label: expected.label, tools };

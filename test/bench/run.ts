@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark, figures printed (never asserted), ratios measured in one run.
  *   npm run bench                 all
- *   npm run bench -- chain        only the real-chain benchmark (also: strategies, copilot, ready, long, servers, output, process, ledger, safety, stall, questions)
+ *   npm run bench -- chain        only the real-chain benchmark (also: strategies, copilot, ready, long, servers, output, process, ledger, safety, stall, questions, sandbox)
  */
 import { cpus, loadavg } from 'node:os';
 import { runChainBench } from './chainBench';
@@ -13,6 +13,7 @@ import { runOutputBench } from './outputBench';
 import { runProcessBench } from './processBench';
 import { AGENT_SESSION, runSafetyChatBench, runSafetyLocalBench, type QuestionCount } from './safetyBench';
 import { runSafetyHostBench } from './safetyHostBench';
+import { runSandboxBench } from './sandboxBench';
 import { runStrategyBench } from './strategyBench';
 import { ms, type Stats } from './stats';
 
@@ -44,10 +45,18 @@ async function main(): Promise<void> {
 
   if (wants('chain')) {
     const c = await runChainBench();
-    console.log(`Real chain: MCP client -> MCP server -> bridge -> extension (code-server) -> bash, ${c.runs} runs each`);
-    line('floor: bare executeCommand -> end event, `true`', dist(c.floorTrue));
+    console.log(`Real chain: MCP SDK client -> MCP server -> bridge -> extension (code-server) -> bash, default settings, per-command check on, ${c.runs} runs each`);
+    line('floor: bare executeCommand -> end event, `true`, same terminal', dist(c.floorTrue));
+    line('  the same on a terminal beside it (not the active one)', dist(c.floorBesideTrue));
     line('terminal_run round trip, `true` (= its overhead)', dist(c.runTrue));
     line('ratio terminal_run / floor, `true` (p50; goal <= 1.3)', (c.overheadTrue.p50 / c.floorTrue.p50).toFixed(2));
+    line('the result\'s durationMs, `true` (goal p50 <= 40)', dist(c.durationTrue));
+    line('under load (busy loop on the other core): floor, `true`', dist(c.loaded.floor));
+    line('under load: terminal_run round trip, `true`', dist(c.loaded.run));
+    line('under load: ratio terminal_run / floor (p50; goal <= 1.5)', (c.loaded.run.p50 / c.loaded.floor.p50).toFixed(2));
+    line('under load: the result\'s durationMs, `true`', dist(c.loaded.durationMs));
+    console.log(`  where one \`true\` spends its time (p50 / p95 per stage, ${c.runs} runs; the check asked ${c.questions} questions, once per command):`);
+    for (const s of c.spans) line(`  ${s.stage}`, `${ms(s.p50).padStart(9)} / ${ms(s.p95)}`);
     line('floor overhead, `sleep 0.3` (round trip - 300 ms)', dist(c.floorOverheadSleep));
     line('terminal_run overhead, `sleep 0.3` (round trip - 300 ms)', dist(c.overheadSleep));
     line('ratio terminal_run / floor overhead, `sleep 0.3` (p50)', (c.overheadSleep.p50 / c.floorOverheadSleep.p50).toFixed(2));
@@ -80,6 +89,8 @@ async function main(): Promise<void> {
       line('  run_in_terminal: round trip / after approval', `p50 ${ms(theirs.roundTrip.p50)} / ${ms(theirs.afterApproval.p50)}`);
       line('  terminal_run:    round trip / after approval', `p50 ${ms(ours.roundTrip.p50)} / ${ms(ours.afterApproval.p50)}`);
       line('  ratio terminal_run / run_in_terminal (p50 after approval)', (ours.afterApproval.p50 / theirs.afterApproval.p50).toFixed(2));
+      line('  speed-up run_in_terminal / terminal_run (p50 after approval)', `${(theirs.afterApproval.p50 / ours.afterApproval.p50).toFixed(1)}x`);
+      if (ours.durationMs) line('  terminal_run\'s own durationMs', dist(ours.durationMs));
       line('  run_in_terminal returned', returned(theirs));
       line('  terminal_run returned', returned(ours));
     }
@@ -194,6 +205,16 @@ async function main(): Promise<void> {
     line('refresh() (adds liveness checks and ports)', dist(l.refresh));
     line('active-processes.json write (lock, merge, rename)', dist(l.activeFileWrite));
     line('one process-log.jsonl append', dist(l.logAppend));
+    console.log();
+  }
+
+  if (wants('sandbox') && process.platform === 'linux') {
+    const b = await runSandboxBench();
+    console.log('Sandbox (the runtime, bubblewrap): `true` and a daily-work corpus, confined (confineAutoApproved\'s policy) and plain, in plain Node');
+    line('`true` plain (bash -c)', dist(b.plainTrue));
+    line('`true` in the sandbox (node launcher + runtime + bwrap)', dist(b.sandboxedTrue));
+    for (const row of b.corpus) line(`  ${row.label}`, `plain exit ${row.plain.code}, confined exit ${row.confined.code}${row.confined.denied ? ` (denied ${row.confined.denied})` : ''}`);
+    line('a dev server reached from outside: plain / confined / network off', `${b.devServer.plain} / ${b.devServer.confined} / ${b.devServer.confinedNoNetwork}`);
     console.log();
   }
 }

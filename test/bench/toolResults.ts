@@ -23,7 +23,7 @@ export function readResult(
   tool: ToolName,
   text: string,
   expected: (typeof COPILOT_COMMANDS)[number],
-): { exitCode?: number; shape: OutputShape; fullOutputFile: boolean; error?: string } {
+): { exitCode?: number; shape: OutputShape; fullOutputFile: boolean; durationMs?: number; error?: string } {
   if (tool === 'terminal_run') {
     let result: TerminalRunResult;
     try {
@@ -35,6 +35,7 @@ export function readResult(
       ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
       shape: outputShape(result.output, expected.lines),
       fullOutputFile: result.outputFile !== undefined,
+      durationMs: result.durationMs,
     };
   }
   // run_in_terminal answers prose: the exit code only when it says so; past 20 KB it says where it saved the output.

@@ -5,15 +5,18 @@
 // word); the shell's own /proc/<pid>/environ carries AI_AGENT and TERMINAL_SHEPHERD; the HISTFILE
 // the person's shell writes holds the person's commands and none of the agent's.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { TerminalRunResult } from '../../common/src/protocol';
 import { agentName } from '../../extension/src/core/terminals/agentMarks';
 import { TEST_CLIENT_INFO, toolText } from '../support/mcpClient';
 import { makeWorkspace, openShepherdWindow, suiteWindow, useShell, waitFor, type ShepherdWindow } from '../support/shepherdE2e';
 
 // Built at run time: no scanner takes this file for a leak.
 const FAKE_TOKEN = `ghp_${'Fake0Tok3n'.repeat(4)}`;
+/** No token format: only the terminal's environment (terminal.integrated.env.linux) says it is a secret. */
+const TERMINAL_ONLY = `plain-deploy-${'value'.repeat(3)}-4242`;
 const DOTENV_SECRETS = ['fake-api-key-1234567', 'fake-db-pass-987', 'fake_stripe_value_abcdef'];
 const DOTENV = ['# app settings', `API_KEY=${DOTENV_SECRETS[0]}`, `DATABASE_URL=postgres://app:${DOTENV_SECRETS[1]}@localhost:5432/app`, 'NODE_ENV=development', `STRIPE_SECRET=${DOTENV_SECRETS[2]}`, ''].join('\n');
 
@@ -53,6 +56,36 @@ async function expectHistoryWithoutAgent(win: ShepherdWindow, terminal: string, 
   assert.ok(!history.includes('agent-command'), history);
 }
 
+/**
+ * Runs `command`, which asks for a secret: the result is waiting_for_input, sensitive, and says the
+ * user must type it; terminal_input refuses the model's text; the person types `answer` into the
+ * terminal and the run goes on to its end, which is returned (neither text in its output).
+ */
+async function handedToPerson(win: ShepherdWindow, terminal: string, command: string, answer: string, prompt = /Password:/): Promise<TerminalRunResult & Record<string, unknown>> {
+  const first = await win.run('terminal_run', { command, name: terminal });
+  assert.equal(first.status, 'waiting_for_input', JSON.stringify(first));
+  // The OS may show the read before the prompt is drawn: the next look has it.
+  const asked = first.sensitive ? first : await waitFor('the prompt drawn', 10_000, async () => {
+    const state = await win.run('terminal_state', { name: terminal });
+    return state.sensitive ? state : undefined;
+  });
+  assert.equal(asked.sensitive, true, JSON.stringify(asked));
+  assert.match(String(asked.prompt), prompt);
+  assert.ok(String(asked.message).includes(`The user must type it in terminal "${terminal}" themselves`), String(asked.message));
+  const refused = await win.call('terminal_input', { name: terminal, text: 'guessed-by-model' });
+  assert.equal(refused.isError, true, toolText(refused));
+  assert.match(toolText(refused), /asks for a secret/);
+  await personTypes(win, terminal, answer);
+  // The answer reaches the shell a moment later: until then the run still waits at the prompt.
+  const done = await waitFor('the run to go on after the person typed', 30_000, async () => {
+    const state = await win.run('terminal_state', { name: terminal, wait: true, timeout: 5000 });
+    return state.status === 'waiting_for_input' ? undefined : state;
+  });
+  assert.equal(done.status, 'completed', JSON.stringify(done));
+  assert.ok(!done.output.includes(answer) && !done.output.includes('guessed-by-model'), done.output);
+  return done;
+}
+
 describe('secrets: handed to the person, redacted everywhere, agent commands marked', function () {
   this.timeout(180_000);
   const home = mkdtempSync(path.join(os.tmpdir(), 'tshep-secrets-home-'));
@@ -66,28 +99,29 @@ describe('secrets: handed to the person, redacted everywhere, agent commands mar
     before(async () => useShell(win, '/bin/bash'));
 
     it('waiting_for_input sensitive; terminal_input refused; the person types it and the run completes', async () => {
-      const first = await win.run('terminal_run', { command: 'read -s -p "Password: " pw; echo; echo "got ${#pw} chars"', name: 'secret' });
-      assert.equal(first.status, 'waiting_for_input', JSON.stringify(first));
-      // The OS may show the read before the prompt is drawn: the next look has it.
-      const asked = first.sensitive ? first : await waitFor('the prompt drawn', 10_000, async () => {
-        const state = await win.run('terminal_state', { name: 'secret' });
-        return state.sensitive ? state : undefined;
-      });
-      assert.equal(asked.sensitive, true, JSON.stringify(asked));
-      assert.match(String(asked.message), /The user must type it in terminal "secret" themselves/);
-      const refused = await win.call('terminal_input', { name: 'secret', text: 'guessed-by-model' });
-      assert.equal(refused.isError, true, toolText(refused));
-      assert.match(toolText(refused), /asks for a secret/);
-      await personTypes(win, 'secret', 'typed-by-person');
-      // The answer reaches the shell a moment later: until then the run still waits at the prompt.
-      const done = await waitFor('the run to go on after the person typed', 20_000, async () => {
-        const state = await win.run('terminal_state', { name: 'secret', wait: true, timeout: 5000 });
-        return state.status === 'waiting_for_input' ? undefined : state;
-      });
-      assert.equal(done.status, 'completed', JSON.stringify(done));
+      const done = await handedToPerson(win, 'secret', 'read -s -p "Password: " pw; echo; echo "got ${#pw} chars"', 'typed-by-person');
       assert.equal(done.exitCode, 0);
       assert.match(done.output, /got 15 chars$/);
-      assert.ok(!done.output.includes('typed-by-person'), done.output);
+    });
+
+    it('a prompt whose wording names no secret, read with the terminal\'s echo off: sensitive all the same', async () => {
+      const done = await handedToPerson(win, 'magic', 'read -s -p "Say the magic word> " w; echo; echo "heard ${#w} letters"', 'abracadabra', /Say the magic word>/);
+      assert.match(done.output, /heard 11 letters$/);
+    });
+  });
+
+  describe('a real su prompt as a user that is not root (no sudo on this machine)', () => {
+    // The test runs as root, so `su` to another user asks nothing; that user's own `su root` does, through PAM, with the terminal's echo off.
+    const canRun = process.getuid?.() === 0 && existsSync('/usr/bin/su');
+    before(async function () {
+      if (!canRun) this.skip();
+      await useShell(win, '/bin/bash');
+    });
+
+    it("waiting_for_input sensitive; terminal_input refused; the person types a (wrong) password and the run ends with su's own answer", async () => {
+      const done = await handedToPerson(win, 'su', "su nobody -s /bin/sh -c 'su root -c true'", 'not-the-root-password');
+      assert.equal(done.exitCode, 1);
+      assert.match(done.output, /su: Authentication failure/);
     });
   });
 
@@ -95,34 +129,34 @@ describe('secrets: handed to the person, redacted everywhere, agent commands mar
     const histfile = path.join(home, 'bash_history');
     before(async () => {
       writeFileSync(path.join(workspace, '.env'), DOTENV);
-      await useShell(win, '/bin/bash', { 'terminal.integrated.env.linux': { GITHUB_TOKEN: FAKE_TOKEN, HISTFILE: histfile, HISTSIZE: '1000', HISTFILESIZE: '1000' } });
+      await useShell(win, '/bin/bash', { 'terminal.integrated.env.linux': { GITHUB_TOKEN: FAKE_TOKEN, DEPLOY_TOKEN: TERMINAL_ONLY, HISTFILE: histfile, HISTSIZE: '1000', HISTFILESIZE: '1000' } });
     });
 
     it('printenv and cat .env: the result, the run log, the process log and the extension log hold no secret; the count is right', async () => {
-      // Long enough for a run log on disk; a child process with the token in its argv for the process log.
-      const command = `seq 1 4000; sh -c 'sleep 1.5' ${FAKE_TOKEN}; printenv GITHUB_TOKEN; cat .env`;
+      // Long enough for a run log on disk; a child process with the token and the terminal-only secret in its argv for the process log.
+      const command = `seq 1 4000; sh -c 'sleep 3' ${FAKE_TOKEN} ${TERMINAL_ONLY}; printenv GITHUB_TOKEN; cat .env`;
       const r = await win.run('terminal_run', { command, name: 'leaky' });
       assert.equal(r.status, 'completed', JSON.stringify(r));
       assert.equal(r.truncated, true, 'the whole output went to a run log');
-      const secrets = [FAKE_TOKEN, ...DOTENV_SECRETS];
+      const secrets = [FAKE_TOKEN, TERMINAL_ONLY, ...DOTENV_SECRETS];
       const resultText = JSON.stringify(r);
       for (const secret of secrets) assert.ok(!resultText.includes(secret), `the result holds ${secret}`);
       const tail = r.output.slice(-600);
       assert.match(tail, /‹redacted: GitHub token›\n# app settings\nAPI_KEY=‹redacted: value of API_KEY›\n/, tail);
       assert.match(tail, /postgres:\/\/app:‹redacted: URL password›@localhost/, tail);
       assert.match(tail, /NODE_ENV=development/, tail);
-      // printenv's token, the three .env values, and the token in the command line.
-      assert.equal(r.redacted, 5, JSON.stringify(r));
+      // printenv's token, the three .env values, and the token and the terminal-only value in the command line.
+      assert.equal(r.redacted, 6, JSON.stringify(r));
       const runLog = readFileSync(String(r.outputFile), 'utf8');
       assert.match(runLog, /^1\n2\n/);
       assert.match(runLog, /‹redacted: GitHub token›/);
       // The process log records the sleeping child's command line, the extension log the run.
-      await waitFor('the child in the process log', 20_000, () => readFileSync(path.join(workspace, '.devtools', 'process-log.jsonl'), 'utf8').includes('sleep 1.5') || undefined);
+      await waitFor('the child in the process log', 20_000, () => /sleep 3 ‹redacted: GitHub token› ‹redacted: value of DEPLOY_TOKEN›/.test(readFileSync(path.join(workspace, '.devtools', 'process-log.jsonl'), 'utf8')) || undefined);
       const disk = filesUnder(path.join(workspace, '.devtools')).map((file) => [file, readFileSync(file, 'utf8')] as const);
       assert.ok(disk.some(([file]) => file === r.outputFile));
       for (const [file, text] of disk) for (const secret of secrets) assert.ok(!text.includes(secret), `${file} holds ${secret}`);
       const logs = win.vscode.extensionLogs().join('\n');
-      assert.match(logs, /sleep 1\.5' ‹redacted: GitHub token›/, 'the extension log has the run, redacted');
+      assert.match(logs, /sleep 3' ‹redacted: GitHub token› ‹redacted: value of DEPLOY_TOKEN›/, 'the extension log has the run, redacted');
       for (const secret of secrets) assert.ok(!logs.includes(secret), `the extension log holds ${secret}`);
     });
 
@@ -133,9 +167,41 @@ describe('secrets: handed to the person, redacted everywhere, agent commands mar
       assert.equal(env.TERMINAL_SHEPHERD, '1');
     });
 
-    it("bash keeps the person's history settings: no VSCODE_PREVENT_SHELL_HISTORY in its environment (VS Code's bash script would then report lines by their first simple command)", async () => {
-      const r = await win.run('terminal_run', { command: 'true', name: 'hist' });
-      assert.equal(environOf(Number(r.pid)).VSCODE_PREVENT_SHELL_HISTORY, undefined);
+    it("the person's HISTFILE gets what the person typed and none of the agent's commands; a for loop typed that way keeps its output", async () => {
+      // VSCODE_PREVENT_SHELL_HISTORY puts VS Code's bash script in its $BASH_COMMAND mode (the first simple command).
+      const loop = await win.run('terminal_run', { command: 'for i in $(seq 1 20); do echo agent-command-$i; done', name: 'hist' });
+      assert.equal(loop.output, Array.from({ length: 20 }, (_, i) => `agent-command-${i + 1}`).join('\n'), JSON.stringify(loop));
+      await expectHistoryWithoutAgent(win, 'hist', histfile, ['echo agent-command-one', 'echo agent-command-two && true']);
+    });
+  });
+
+  describe("history (bash, a .bashrc with HISTCONTROL=ignoreboth as Ubuntu's)", () => {
+    // HISTCONTROL ignoring spaces put VS Code's bash script in its $BASH_COMMAND mode, where a line
+    // is reported by its first simple command (strategyChain.ts): the runs must see their whole
+    // output and exit code, and the lines typed with a leading space stay out of the HISTFILE.
+    const bashHome = path.join(home, 'bash-home');
+    const histfile = path.join(bashHome, '.bash_history');
+    before(async () => {
+      mkdirSync(bashHome, { recursive: true });
+      writeFileSync(path.join(bashHome, '.bashrc'), 'HISTCONTROL=ignoreboth\nHISTSIZE=1000\nHISTFILESIZE=2000\nshopt -s histappend\n');
+      await useShell(win, '/bin/bash', { 'terminal.integrated.env.linux': { HOME: bashHome } });
+    });
+
+    it('a for loop and a multi-command line: each run sees its whole output and its exit code', async () => {
+      const loop = await win.run('terminal_run', { command: 'for i in $(seq 1 3); do echo agent-command-loop-$i; sleep 0.2; done', name: 'bhist' });
+      assert.equal(loop.status, 'completed', JSON.stringify(loop));
+      assert.equal(loop.output, 'agent-command-loop-1\nagent-command-loop-2\nagent-command-loop-3', JSON.stringify(loop));
+      assert.equal(loop.exitCode, 0);
+      const multi = await win.run('terminal_run', { command: 'echo agent-command-a && echo agent-command-b; false', name: 'bhist' });
+      assert.equal(multi.status, 'completed', JSON.stringify(multi));
+      assert.equal(multi.output, 'agent-command-a\nagent-command-b', JSON.stringify(multi));
+      assert.equal(multi.exitCode, 1);
+      const piped = await win.run('terminal_run', { command: 'if true; then seq 1 3 | tail -n 1; fi', name: 'bhist' });
+      assert.equal(piped.output, '3', JSON.stringify(piped));
+    });
+
+    it("the HISTFILE on disk holds what the person typed and none of the agent's commands", async () => {
+      await expectHistoryWithoutAgent(win, 'bhist', histfile, ['for i in 1 2; do echo agent-command-$i; done', 'echo agent-command-x; echo agent-command-y']);
     });
   });
 

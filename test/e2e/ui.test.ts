@@ -20,6 +20,8 @@ import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
 
 /** An age as the UI writes it: "12s", "3m", "2h 5m". */
 const AGE = '\\d+[smhd](?: \\d+[smhd])?';
+/** What a process costs, after its age (Linux: from the second poll on). */
+const COST = '(?: · \\d+% CPU)?(?: · [\\d.]+ [KMGT]?B)?(?: · waiting for terminal input)?';
 
 /** The view title's Kill Orphans button (a single view's title merges into the container's). */
 const killOrphansTitleAction = (page: Page): Locator => page.locator('.part.sidebar .composite.title .title-actions .action-label[aria-label="Kill Orphans"]');
@@ -116,10 +118,10 @@ describe('what a VS Code user sees: Show Processes, the Processes view, the stat
     const row = (pid: number): string => rows.find((r) => r.includes(`pid ${pid} `) || r.includes(`pid ${pid},`)) ?? '';
     // The web server's URL row comes first under its terminal (carrying the separator), then the server.
     assert.ok(rows.includes(`http://localhost:${port}/, dev server: Enter opens it in the browser, web · shell pid ${web.pid}`), rows.join('\n'));
-    assert.match(row(serverPid), new RegExp(`^python[\\d.]*, pid ${serverPid} · :${port} · ${AGE}, .*http\\.server 0 --bind 127\\.0\\.0\\.1$`));
-    assert.match(row(sleepPid), new RegExp(`^sleep, pid ${sleepPid} · ${AGE}, sleep 300, jobs · shell pid ${jobs.pid}$`), 'first of its terminal: carries the separator');
-    assert.match(row(timeoutPid), new RegExp(`^timeout, pid ${timeoutPid} · ${AGE}, timeout 600 sleep 601$`));
-    assert.match(row(timeoutChildPid), new RegExp(`^└\\u2002sleep, pid ${timeoutChildPid} · ${AGE}, sleep 601$`), 'the child is nested under its parent');
+    assert.match(row(serverPid), new RegExp(`^python[\\d.]*, pid ${serverPid} · :${port} · ${AGE}${COST}, .*http\\.server 0 --bind 127\\.0\\.0\\.1$`));
+    assert.match(row(sleepPid), new RegExp(`^sleep, pid ${sleepPid} · ${AGE}${COST}, sleep 300, jobs · shell pid ${jobs.pid}$`), 'first of its terminal: carries the separator');
+    assert.match(row(timeoutPid), new RegExp(`^timeout, pid ${timeoutPid} · ${AGE}${COST}, timeout 600 sleep 601$`));
+    assert.match(row(timeoutChildPid), new RegExp(`^└\\u2002sleep, pid ${timeoutChildPid} · ${AGE}${COST}, sleep 601$`), 'the child is nested under its parent');
     assert.ok(rows.indexOf(row(timeoutChildPid)) === rows.indexOf(row(timeoutPid)) + 1, rows.join('\n'));
     await page().mouse.move(700, 700); // no pointer over the list in the picture
     await win.vscode.screenshot(readmeScreenshot('show-processes.png'));
@@ -178,10 +180,10 @@ describe('what a VS Code user sees: Show Processes, the Processes view, the stat
     const at = (needle: string): string => rows.find((r) => r.includes(needle)) ?? `(no row with ${needle})`;
     assert.match(at('Terminal web'), new RegExp(`^1 Terminal web, shell pid \\d+ · http://localhost:${port}/ · python[\\d.]* -u -m http\\.server`));
     assert.equal(at('Dev server URL'), `2 Dev server URL http://localhost:${port}/, in terminal web`, 'the server started in background mode shows its URL');
-    assert.match(at(`pid ${serverPid}`), new RegExp(`^2 python[\\d.]*, pid ${serverPid} · :${port} · ${AGE}$`));
+    assert.match(at(`pid ${serverPid}`), new RegExp(`^2 python[\\d.]*, pid ${serverPid} · :${port} · ${AGE}${COST}$`));
     assert.match(at('Terminal jobs'), /^1 Terminal jobs, shell pid \d+/);
-    assert.match(at(`pid ${timeoutPid}`), new RegExp(`^2 timeout, pid ${timeoutPid} · ${AGE}$`));
-    assert.match(at(`pid ${timeoutChildPid}`), new RegExp(`^3 sleep, pid ${timeoutChildPid} · ${AGE}$`), 'children nest under their parent');
+    assert.match(at(`pid ${timeoutPid}`), new RegExp(`^2 timeout, pid ${timeoutPid} · ${AGE}${COST}$`));
+    assert.match(at(`pid ${timeoutChildPid}`), new RegExp(`^3 sleep, pid ${timeoutChildPid} · ${AGE}${COST}$`), 'children nest under their parent');
     assert.ok(!rows.some((r) => r.includes(`pid ${sleepPid}`)), 'the killed sleep is gone');
 
     // A process the agent starts now shows up without the user doing anything.

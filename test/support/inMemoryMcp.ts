@@ -24,7 +24,7 @@ export interface InMemoryMcpSession {
   close(): Promise<void>;
 }
 
-export interface InMemoryOptions extends Pick<ServerOptions, 'workspaceFolder' | 'target' | 'env'> {
+export interface InMemoryOptions extends Pick<ServerOptions, 'workspaceFolder' | 'target' | 'env' | 'clientProcess'> {
   /** The client declares elicitation and answers each request so (as VS Code's client does). */
   readonly elicit?: ElicitHandler;
   /** The client's name and version at initialize (default TEST_CLIENT_INFO). */

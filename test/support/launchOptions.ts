@@ -41,6 +41,10 @@ export interface LaunchOptions {
   /** Machine settings (Machine/settings.json): where code-server's remote window reads settings of
    * scope `machine` and `machine-overridable` (it ignores them in User/settings.json). */
   machineSettings?: Record<string, unknown>;
+  /** Files written under the user-data dir before start (path relative to it → text), for state a
+   * process of VS Code's reads at start and no setting reaches (the agent host's
+   * User/globalStorage/agent-host-config.json). */
+  userDataFiles?: Record<string, string>;
   /** Extension ids (`publisher.name`) allowed to use proposed APIs (`--enable-proposed-api`), for
    * test-only extensions that list them in enabledApiProposals. */
   enableProposedApi?: string[];

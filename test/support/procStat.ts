@@ -25,3 +25,13 @@ export function procAlive(pid: number): boolean {
   const state = procStatFields(pid)?.[0];
   return state !== undefined && state !== 'Z';
 }
+
+/** A variable of the process's environment as it started (/proc/PID/environ), or undefined. */
+export function procEnvValue(pid: number, name: string): string | undefined {
+  try {
+    const entry = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').find((e) => e.startsWith(`${name}=`));
+    return entry?.slice(name.length + 1);
+  } catch {
+    return undefined;
+  }
+}

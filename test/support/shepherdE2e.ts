@@ -25,6 +25,9 @@ export const E2E_SETTINGS: Record<string, unknown> = {
   'terminalShepherd.safety.perCommandCheck': false,
   // The extension's log is kept with the artifacts of a failed test: executions in it too.
   'terminalShepherd.log.level': 'debug',
+  // The test runner is the harness's MCP client and starts VS Code itself: its processes are no
+  // agent's. The suite of client processes (clientProcesses.test.ts) turns this on.
+  'terminalShepherd.processes.trackClientProcesses': false,
 };
 
 /** Machine settings: terminalShepherd.terminal.shellPath is machine-overridable, so in code-server's remote window it applies only from here. */

@@ -103,6 +103,10 @@ export class VsCode {
     fs.writeFileSync(this.dirs.configFile, 'auth: none\ncert: false\n');
     this.writeUserSettings(this.options.settings ?? {});
     this.writeMachineSettings(this.options.machineSettings ?? {});
+    for (const [file, text] of Object.entries(this.options.userDataFiles ?? {})) {
+      fs.mkdirSync(path.dirname(path.join(this.userDataDir, file)), { recursive: true });
+      fs.writeFileSync(path.join(this.userDataDir, file), text);
+    }
     const folders = [...(this.options.extensions ?? [])];
     if (this.options.driver !== false) folders.push(DRIVER_EXTENSION_DIR);
     const linked: Array<{ id: string; version: string; folder: string }> = [];

@@ -34,6 +34,8 @@ export const BridgeErrorCode = {
   NoActiveRun: -32015,
   /** terminal_input into a prompt that asks for a secret: only the person types there. */
   SensitivePrompt: -32017,
+  /** The sandbox is on (VS Code's chat.agent.sandbox.enabled, or confinement of auto-approved lines) and cannot run here: nothing was typed. */
+  SandboxUnavailable: -32018,
   /** The window is closing or reloading: the call's wait ended with it. */
   WindowClosing: -32016,
   /** The caller cancelled before anything was started (LSP's RequestCancelled). */
@@ -133,6 +135,8 @@ export const requestMetaSchema = z
     task: z.boolean().optional(),
     /** The agent session (a chat conversation, a CLI session, a thread) the call belongs to; absent when the client names none. */
     agentSession: agentSessionSchema.optional(),
+    /** The caller wants the call's stage timings in its result (benchmarks: `timings`). */
+    timings: z.boolean().optional(),
   })
   .strict();
 export type RequestMeta = z.infer<typeof requestMetaSchema>;

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { describeZodError, helloParamsSchema, helloResultSchema, listingParamsSchema, progressNotificationSchema, requestMetaSchema, type RequestMeta } from './basics';
 import { inputParamsSchema, listResultSchema, runParamsSchema, stateParamsSchema } from './terminal';
-import { killProcessParamsSchema, killResultSchema, ledgerSummarySchema, listProcessesResultSchema } from './processes';
+import { clientAttachParamsSchema, clientAttachResultSchema, killProcessParamsSchema, killResultSchema, ledgerSummarySchema, listProcessesResultSchema } from './processes';
 import { terminalRunResultSchema } from './runResult';
 import { workspaceInfoResultSchema } from './workspace';
 
@@ -33,6 +33,7 @@ export const methods = {
   killOrphans: { name: 'process/killOrphans', params: emptyParamsSchema, result: killResultSchema },
   ledgerSummary: { name: 'process/summary', params: emptyParamsSchema, result: ledgerSummarySchema },
   workspaceInfo: { name: 'workspace/info', params: emptyParamsSchema, result: workspaceInfoResultSchema },
+  attachClient: { name: 'client/attach', params: clientAttachParamsSchema, result: clientAttachResultSchema },
 } as const;
 
 export const notifications = {

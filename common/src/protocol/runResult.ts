@@ -1,6 +1,7 @@
 /** The result every run tool returns (terminal/run, terminal/state, terminal/input) and its parts. */
 import { z } from 'zod';
 import { strategyNames } from '../settings';
+import { treeCostSchema } from './processes';
 
 export const runStatusSchema = z.enum([
   'completed',
@@ -143,6 +144,19 @@ export const previousRunSchema = z.object({
 });
 export type PreviousRun = z.infer<typeof previousRunSchema>;
 
+/** A command that ran in the sandbox (VS Code's terminal sandbox, or Terminal Shepherd's confinement of auto-approved lines): see docs/sandbox.md. */
+export const sandboxReportSchema = z.object({
+  /** Why: `vscode` (chat.agent.sandbox.enabled is on) or `confined` (terminalShepherd.sandbox.confineAutoApproved, for a line approved unasked). */
+  mode: z.enum(['vscode', 'confined']),
+  /** The network was open inside. */
+  network: z.boolean(),
+  /** What the sandbox denied it: paths (from the runtime's report and the "Read-only file system" / "Operation not permitted" lines), the network when it was closed. */
+  denied: z.object({ paths: z.array(z.string()), network: z.boolean(), hosts: z.array(z.string()) }).optional(),
+  /** After a denial the person was asked to run it again outside the sandbox (`outside`) or in it with the network (`network`): their answer; approved, the result is that second run's. */
+  retry: z.object({ as: z.enum(['outside', 'network']), answer: z.enum(['approved', 'declined', 'unanswered']) }).optional(),
+});
+export type SandboxReport = z.infer<typeof sandboxReportSchema>;
+
 /** The TerminalRunResult every run tool returns: the result of terminal/run, terminal/state and terminal/input. */
 export const terminalRunResultSchema = z.object({
   status: runStatusSchema,
@@ -172,11 +186,19 @@ export const terminalRunResultSchema = z.object({
   exitCodeSource: exitCodeSourceSchema.optional(),
   /** How the per-command safety check decided about the command (absent where it had nothing to decide, as for an answer to a prompt). */
   safety: commandSafetySchema.optional(),
+  /** The command ran in the sandbox: why, and what it was denied. */
+  sandbox: sandboxReportSchema.optional(),
   /** The command still runs (the client's deadline came first, a timeout, a watcher): the call that waits on. */
   nextCall: nextCallSchema.optional(),
   /** Status watching: the watcher's last completed cycle. */
   watch: watchCycleSchema.optional(),
   /** terminal_run: the terminal's earlier run ended while no call waited on it; how it ended. */
   previous: previousRunSchema.optional(),
+  /** Only when the call asked (a benchmark): milliseconds per stage of the call (service/callTimings.ts). */
+  timings: z.record(z.string(), z.number()).optional(),
+  /** What the terminal's live processes cost at the last poll (Linux), when it has any: "still running, 2 processes, 96% CPU, 1.2 GB". */
+  cost: treeCostSchema.optional(),
+  /** A cap of terminalShepherd.processes.* most likely ended the command (the message says which and how big). */
+  cappedBy: z.enum(['memory', 'cpuTime']).optional(),
 });
 export type TerminalRunResult = z.infer<typeof terminalRunResultSchema>;

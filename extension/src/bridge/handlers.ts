@@ -3,12 +3,14 @@
  * command may run is the terminal service's checks' to decide (workspace trust first), for every
  * client alike; reading state and killing what the ledger owns stay available.
  */
-import { VSCODE_CONVERSATION, type ServerEntry } from '../../../common/src/protocol';
+import { VSCODE_CONVERSATION, type ServerEntry, type TerminalRunResult } from '../../../common/src/protocol';
 import { listingSession, processesOf, terminalsOf } from '../core/agentSessions';
 import type { ProcessLedger } from '../core/ledger';
+import { capMessage, capThatEnded } from '../core/processes/processLimits';
 import type { DevServers } from '../core/servers/devServers';
 import type { WorkspaceStacks } from '../core/stacks/workspaceStacks';
 import type { CallOptions } from '../core/service/callContext';
+import type { ClientProcesses } from '../core/service/clientProcesses';
 import type { TerminalService } from '../core/service/terminalService';
 import type { BridgeHandlers, RequestContext } from './bridgeServer';
 import { elicitationApprover, elicitationSecretAsker } from './elicitationApprover';
@@ -18,6 +20,8 @@ export interface HandlerDependencies {
   readonly ledger: ProcessLedger;
   readonly servers: DevServers;
   readonly stacks: WorkspaceStacks;
+  /** What MCP clients' own tools start (client/attach). */
+  readonly clients: ClientProcesses;
   /** The name this window's own MCP client gives itself (its clientInfo: VS Code's product name, vscode.env.appName). */
   readonly ownClientName: string;
 }
@@ -40,8 +44,8 @@ function callOptions({ signal, progress, meta, session, elicit }: RequestContext
 
 export function createBridgeHandlers(deps: HandlerDependencies): BridgeHandlers {
   return {
-    run: (params, context) => deps.terminals.run(params, callOptions(context, deps.ownClientName)),
-    state: (params, context) => deps.terminals.state(params, callOptions(context, deps.ownClientName)),
+    run: async (params, context) => withCost(await deps.terminals.run(params, callOptions(context, deps.ownClientName)), deps.ledger),
+    state: async (params, context) => withCost(await deps.terminals.state(params, callOptions(context, deps.ownClientName)), deps.ledger),
     input: (params, context) => deps.terminals.input(params, callOptions(context, deps.ownClientName)),
     list: (params, { meta }) => ({ terminals: terminalsOf(deps.terminals.list(), listingSession(params, meta.agentSession, meta.client?.name)) }),
     listProcesses: async (params, { meta }) => {
@@ -52,10 +56,23 @@ export function createBridgeHandlers(deps: HandlerDependencies): BridgeHandlers 
     killProcess: (params) => deps.ledger.kill(params.pid),
     killOrphans: () => deps.ledger.killOrphans(),
     ledgerSummary: () => ({ ...deps.ledger.summary(), servers: serverEntries(deps) }),
+    attachClient: (params, { session }) => deps.clients.attach(params, session),
     workspaceInfo: async () => {
       const analysis = await deps.stacks.analysis();
       return { ...(analysis ? { analysis } : {}), servers: await deps.servers.listWithHealth(deps.terminals.sessionViews()) };
     },
+  };
+}
+
+/** A run's result with what its terminal's live processes cost (from memory: the ledger's last poll), and the cap that ended it, if one did. */
+function withCost(result: TerminalRunResult, ledger: ProcessLedger): TerminalRunResult {
+  const cost = ledger.treeUsage(result.name);
+  const limits = ledger.limitsOf(result.name);
+  const cap = limits && capThatEnded(limits, result.exitCode, result.output);
+  return {
+    ...result,
+    ...(cost ? { cost: { ...cost, cpuPercent: Math.round(cost.cpuPercent * 10) / 10 } } : {}),
+    ...(cap && limits ? { cappedBy: cap, message: [result.message, capMessage(cap, limits)].filter(Boolean).join(' ') } : {}),
   };
 }
 

@@ -161,3 +161,39 @@ export function restartFailedError(command: string, terminal: string): ShepherdE
 export function serversUnavailableError(): ShepherdError {
   return new ShepherdError(BridgeErrorCode.Internal, 'waitMode "ready" is not available in this window (dev-server support did not start; see the log).');
 }
+
+// ---- the sandbox (VS Code's messages, core/sandbox/) ------------------------------------------
+
+/** `setting`: what turned the sandbox on (chat.agent.sandbox.enabled, or terminalShepherd.sandbox.confineAutoApproved). */
+export function sandboxUnsupportedError(setting: string, platform: string): ShepherdError {
+  return new ShepherdError(
+    BridgeErrorCode.SandboxUnavailable,
+    `Sandboxing is not supported in this environment (${platform}). To disable sandboxing, set \`${setting}\` to \`off\`. The command was not executed.`,
+  );
+}
+
+export function sandboxDependenciesError(setting: string, missing: readonly string[]): ShepherdError {
+  return new ShepherdError(
+    BridgeErrorCode.SandboxUnavailable,
+    `The following dependencies required for sandboxed execution are not installed: ${missing.join(', ')}. Install them using your system package manager ` +
+      `(Debian/Ubuntu: \`sudo apt-get install ${missing.join(' ')}\`), then run the command again. The command was not executed. ` +
+      `Ask the user to install them, or to turn \`${setting}\` off.`,
+  );
+}
+
+export function sandboxNamespaceError(setting: string, detail: string): ShepherdError {
+  return new ShepherdError(
+    BridgeErrorCode.SandboxUnavailable,
+    `Bubblewrap is installed but cannot create the required sandbox namespace on this system (${detail}). The command was not executed. ` +
+      `Ask the user to allow unprivileged user namespaces (for example \`sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0\`), or to turn \`${setting}\` off.`,
+  );
+}
+
+/** terminal_input would end a command at the prompt of a shell started outside the sandbox, while the sandbox is on. */
+export function sandboxedInputError(terminal: string, shell: string): ShepherdError {
+  return new ShepherdError(
+    BridgeErrorCode.SandboxUnavailable,
+    `The sandbox is on, and the ${shell} waiting in terminal ${quoteName(terminal)} was started outside it, so a command typed there would run unconfined. The command was not executed. ` +
+      'Stop that session (terminal_input "\\u0004" or Ctrl+C) and run the command with terminal_run, which runs it in the sandbox.',
+  );
+}

@@ -1,5 +1,6 @@
 /** The settings the core reads, always fresh (the vscode/ adapter reads them on every use). */
 import { settingsTable, type OrphanPolicy, type StrategySetting } from '../../../common/src/settings';
+import { defaultVsCodeSandboxSettings, type VsCodeSandboxSettings } from './sandboxSettings';
 
 export type { OrphanPolicy, StrategySetting };
 
@@ -22,6 +23,11 @@ export interface ShepherdSettings {
   readonly pollIntervalMs: number;
   /** What to do at startup with processes an earlier window left running. */
   readonly orphanPolicy: OrphanPolicy;
+  /** Caps per process of a managed terminal, 0 for none (processes/processLimits.ts). */
+  readonly memoryLimitMb: number;
+  readonly cpuTimeLimitSeconds: number;
+  /** Record what MCP clients' own tools start (service/clientProcesses.ts). */
+  readonly trackClientProcesses: boolean;
   /** Replace secrets in results and logs by markers (secrets/redaction.ts). */
   readonly redactSecrets: boolean;
   /** More patterns (regular expressions) whose matches are secrets. */
@@ -30,6 +36,10 @@ export interface ShepherdSettings {
   readonly preventShellHistory: boolean;
   /** VS Code's chat.tools.global.autoApprove: nobody confirms tool calls, so a prompt for a secret cancels its command. */
   readonly globalAutoApprove: boolean;
+  /** VS Code's terminal sandbox (chat.agent.sandbox.*): honoured for every command Terminal Shepherd types (core/sandbox/). */
+  readonly vscodeSandbox: VsCodeSandboxSettings;
+  /** Lines the rules approve unasked run in the sandbox even with VS Code's off. */
+  readonly confineAutoApproved: boolean;
 }
 
 /** Every setting at its default (what a user who changed nothing gets). */
@@ -45,8 +55,13 @@ export const defaultSettings: ShepherdSettings = {
   revealOnCreate: settingsTable['terminal.revealOnCreate'].default,
   pollIntervalMs: settingsTable['processes.pollIntervalMs'].default,
   orphanPolicy: settingsTable['processes.orphanPolicy'].default,
+  memoryLimitMb: settingsTable['processes.memoryLimitMb'].default,
+  cpuTimeLimitSeconds: settingsTable['processes.cpuTimeLimitSeconds'].default,
+  trackClientProcesses: settingsTable['processes.trackClientProcesses'].default,
   redactSecrets: settingsTable['secrets.redact'].default,
   redactPatterns: settingsTable['secrets.redactPatterns'].default,
   preventShellHistory: true,
   globalAutoApprove: false,
+  vscodeSandbox: defaultVsCodeSandboxSettings,
+  confineAutoApproved: settingsTable['sandbox.confineAutoApproved'].default,
 };

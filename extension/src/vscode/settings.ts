@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { LogLevel } from '../../../common/src/logger';
 import { SETTINGS_SECTION, clampSetting, enumSetting, settingsTable } from '../../../common/src/settings';
 import type { ShepherdSettings } from '../core/settings';
+import { readVsCodeSandboxSettings } from './sandboxSettings';
 
 const configuration = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration(SETTINGS_SECTION);
 
@@ -16,7 +17,7 @@ export function readLogLevel(): LogLevel {
 
 export function readSettings(): ShepherdSettings {
   const config = configuration();
-  const number = (key: 'run.gracePeriodMs' | 'run.defaultTimeoutMs' | 'run.clientTimeoutMs' | 'output.limitChars' | 'terminal.shellIntegrationTimeoutMs' | 'processes.pollIntervalMs'): number =>
+  const number = (key: 'run.gracePeriodMs' | 'run.defaultTimeoutMs' | 'run.clientTimeoutMs' | 'output.limitChars' | 'terminal.shellIntegrationTimeoutMs' | 'processes.pollIntervalMs' | 'processes.memoryLimitMb' | 'processes.cpuTimeLimitSeconds'): number =>
     clampSetting(settingsTable[key], config.get(key));
   const shellPath = config.get('terminal.shellPath');
   return {
@@ -30,12 +31,17 @@ export function readSettings(): ShepherdSettings {
     strategy: enumSetting(settingsTable['terminal.strategy'], config.get('terminal.strategy')),
     revealOnCreate: config.get('terminal.revealOnCreate') !== false,
     pollIntervalMs: number('processes.pollIntervalMs'),
+    memoryLimitMb: number('processes.memoryLimitMb'),
+    cpuTimeLimitSeconds: number('processes.cpuTimeLimitSeconds'),
     orphanPolicy: enumSetting(settingsTable['processes.orphanPolicy'], config.get('processes.orphanPolicy')),
+    trackClientProcesses: config.get('processes.trackClientProcesses') !== false,
     redactSecrets: config.get('secrets.redact') !== false,
     redactPatterns: stringList(config.get('secrets.redactPatterns')),
     // VS Code's own settings for its agent terminals, honoured for ours (their defaults: true, false).
     preventShellHistory: vscode.workspace.getConfiguration('chat.tools.terminal').get('preventShellHistory') !== false,
     globalAutoApprove: vscode.workspace.getConfiguration('chat.tools.global').get('autoApprove') === true,
+    vscodeSandbox: readVsCodeSandboxSettings(),
+    confineAutoApproved: config.get('sandbox.confineAutoApproved') === true,
   };
 }
 

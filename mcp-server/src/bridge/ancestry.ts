@@ -40,7 +40,8 @@ export async function walkUp(pid: number, parentOf: (pid: number) => Promise<num
   return chain;
 }
 
-function run(command: string, args: readonly string[]): Promise<string> {
+/** A bounded query's stdout (ps, PowerShell); rejects on failure or after 5 s. */
+export function runQuery(command: string, args: readonly string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(command, args, { timeout: COMMAND_TIMEOUT_MS, windowsHide: true, maxBuffer: 16 * 1024 * 1024 }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
   });
@@ -54,8 +55,8 @@ export async function processAncestors(platform: NodeJS.Platform = process.platf
     }
     const table =
       platform === 'win32'
-        ? await run('powershell.exe', ['-NoProfile', '-NonInteractive', '-Command', 'Get-CimInstance Win32_Process | ForEach-Object { "$($_.ProcessId) $($_.ParentProcessId)" }'])
-        : await run('ps', ['-A', '-o', 'pid=,ppid=']);
+        ? await runQuery('powershell.exe', ['-NoProfile', '-NonInteractive', '-Command', 'Get-CimInstance Win32_Process | ForEach-Object { "$($_.ProcessId) $($_.ParentProcessId)" }'])
+        : await runQuery('ps', ['-A', '-o', 'pid=,ppid=']);
     const parents = parseParentTable(table);
     return await walkUp(pid, (p) => parents.get(p));
   } catch {

@@ -26,6 +26,7 @@ import {
   type ApprovalAskParams,
   type ApprovalAskResult,
   type CallMeta,
+  type ClientAttachParams,
   type MethodKey,
   type ParamsOf,
   type ProgressNotification,
@@ -66,6 +67,8 @@ export interface BridgeClientOptions {
   readonly logger: Logger;
   readonly clientInfo: { name: string; version: string };
   readonly connectTimeoutMs?: number;
+  /** The MCP client's process, sent (client/attach) on every connection so the window records its own tools' processes. */
+  readonly attach?: () => Promise<ClientAttachParams | undefined>;
 }
 
 export interface RequestOptions {
@@ -93,8 +96,31 @@ export class BridgeClient {
   private connection: Promise<Connection> | undefined;
   private readonly progressListeners = new Map<string, (update: ProgressNotification) => void>();
   private readonly approvalListeners = new Map<string, NonNullable<RequestOptions['onApprovalAsk']>>();
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private disposed = false;
 
   constructor(private readonly options: BridgeClientOptions) {}
+
+  /**
+   * Connects now and again whenever the connection closes (a window reload), so the window keeps
+   * watching the client's processes between calls. Tries again later while no window answers.
+   */
+  keepConnected(delayMs = RECONNECT_MIN_MS): void {
+    if (this.disposed || this.reconnectTimer) return;
+    this.connect().then(
+      (c) => c.socket.once('close', () => this.retryLater(RECONNECT_MIN_MS)),
+      () => this.retryLater(Math.min(delayMs * 2, RECONNECT_MAX_MS)),
+    );
+  }
+
+  private retryLater(delayMs: number): void {
+    if (this.disposed) return;
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      this.keepConnected(delayMs);
+    }, delayMs);
+    this.reconnectTimer.unref();
+  }
 
   /** Sends one request; throws BridgeError for every expected failure. */
   async request<K extends Exclude<MethodKey, 'hello'>>(key: K, params: ParamsOf<K>, options: RequestOptions = {}): Promise<ResultOf<K>> {
@@ -160,7 +186,25 @@ export class BridgeClient {
     }
   }
 
+  /** client/attach on a new connection; best effort (bounded): the tools work without it. */
+  private async attachClient(rpc: MessageConnection): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ATTACH_TIMEOUT_MS} ms`)), ATTACH_TIMEOUT_MS)));
+    try {
+      const params = await Promise.race([this.options.attach?.(), late]);
+      if (!params) return;
+      const result = methods.attachClient.result.parse(await Promise.race([rpc.sendRequest(methods.attachClient.name, params, {}), late]));
+      this.options.logger.info(result.watching ? `the window records the processes of client pid ${params.pid}` : `the window does not record the client's processes: ${result.reason ?? 'no reason given'}`);
+    } catch (error) {
+      this.options.logger.debug('client/attach failed', error);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   dispose(): void {
+    this.disposed = true;
+    clearTimeout(this.reconnectTimer);
     const pending = this.connection;
     this.connection = undefined;
     void pending?.then(
@@ -236,6 +280,9 @@ export class BridgeClient {
       ]);
       const hello = methods.hello.result.parse(raw);
       this.options.logger.info(`connected to the VS Code window (extension host pid ${hello.windowPid}, extension ${hello.extensionVersion})`);
+      clearTimeout(silent);
+      // Before any call goes out on this connection: what the call starts is then the client's.
+      await this.attachClient(rpc);
       return { rpc, socket };
     } catch (error) {
       rpc.dispose();
@@ -246,6 +293,12 @@ export class BridgeClient {
     }
   }
 }
+
+/** How soon a closed or refused connection is tried again (doubling up to the max while no window answers). */
+const RECONNECT_MIN_MS = 1000;
+const RECONNECT_MAX_MS = 30_000;
+/** How long a new connection waits for client/attach (finding the client costs a CIM query on Windows). */
+const ATTACH_TIMEOUT_MS = 6000;
 
 function connectSocket(endpoint: string, timeoutMs: number): Promise<net.Socket> {
   return new Promise((resolve, reject) => {

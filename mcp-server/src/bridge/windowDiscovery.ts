@@ -94,5 +94,14 @@ export function unreachableMessage(query: WorkspaceQuery | undefined, openWindow
       ? ` Windows with Terminal Shepherd open now: ${openWindows.map((w) => w.workspaceFolder).join(', ')}; to use one, start the server in that folder or pass --workspace <folder>.`
       : '';
   const tried = failures.length > 0 ? ` (Tried ${failures.join('; ')}.)` : '';
+  // A sandbox that blocks Unix sockets (seccomp) refuses the connect with EPERM: the window is there, this process may not reach it.
+  if (failures.some((failure) => failure.includes('(EPERM)'))) return `${SANDBOXED_SERVER}${tried}`;
   return `${looked}.${todo}${others}${tried}`;
 }
+
+const SANDBOXED_SERVER =
+  "This MCP server runs in a sandbox that blocks Unix sockets, so it cannot reach its VS Code window's bridge (EPERM). " +
+  'The sandbox is the MCP server sandbox: VS Code\'s agent host with chat.agent.sandbox on (MCP servers run sandboxed), `"sandboxEnabled": true` for this server in mcp.json, or a wrapper such as srt. ' +
+  "Start Terminal Shepherd's server outside it (with chat.agent.sandbox.enabled on, the commands it runs are sandboxed in the window anyway), " +
+  'or let it use Unix sockets (the sandbox runtime\'s network.allowAllUnixSockets: true), then retry.';
+

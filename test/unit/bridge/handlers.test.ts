@@ -24,6 +24,7 @@ function handlersWith(terminals: readonly TerminalInfo[] = []) {
       },
       list: () => terminals,
     },
+    ledger: { treeUsage: () => undefined, limitsOf: () => undefined },
   } as unknown as HandlerDependencies;
   return { handlers: createBridgeHandlers(deps), calls };
 }

@@ -112,7 +112,7 @@ describe('checks before typing, in the terminal service', () => {
       assert.ok(call?.kind === 'run');
       assert.deepEqual(
         [call.command, call.terminal, call.shell.kind, call.strategy, call.cwd, call.opensTerminal, call.waitMode, call.restart, call.duplicate],
-        ['make', 'build', 'bash', 'vscode', path.join(workspace, 'sub'), true, 'background', false, undefined],
+        ['make', 'build', 'bash', 'shepherd', path.join(workspace, 'sub'), true, 'background', false, undefined],
       );
       await service.run({ command: 'make test', name: 'build' });
       const again = check.seen[1];

@@ -22,6 +22,7 @@ const fullParams: { [K in RequestMethod]: ParamsOf<K> } = {
   killOrphans: {},
   ledgerSummary: {},
   workspaceInfo: {},
+  attachClient: { pid: 4242, serverPath: [4300, 4250], client: 'claude-code', session: { id: 's1', from: 'env.CLAUDE_CODE_SESSION_ID' } },
 };
 
 describe('protocol schemas', () => {

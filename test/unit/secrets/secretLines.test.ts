@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { marker, Redactor } from '../../../extension/src/core/secrets/redaction';
-import { secretLines, secretLiteral } from '../../../extension/src/core/secrets/secretLines';
+import { secretLines } from '../../../extension/src/core/secrets/secretLines';
+import { ValueScanner } from '../../../extension/src/core/secrets/valueScanner';
 import { Random } from '../../soak/random';
 
 // Fake secrets built at run time, so no scanner mistakes this file for a leak.
@@ -76,13 +77,13 @@ describe('secretLines', () => {
 
   it('returns nothing for output without a prefix, a secret-named key or a secret value, and the text itself from redact', () => {
     const text = `${PLAIN.filter((line) => !/Token|token|desk/.test(line)).join('\n')}\n`;
-    assert.deepEqual(secretLines(text, [secretLiteral('plain-looking-value-42')]), []);
+    assert.deepEqual(secretLines(text, new ValueScanner(['plain-looking-value-42'])), []);
     assert.equal(scanned.redact(text).text, text);
   });
 
   it('returns whole lines, joined when they touch', () => {
     const text = `one\ntwo ${ghp}\n${npm} three\nfour\nfive ${aws}`;
-    const lines = secretLines(text, []);
+    const lines = secretLines(text);
     assert.deepEqual(
       lines.map(([start, end]) => text.slice(start, end)),
       [`two ${ghp}\n${npm} three`, `five ${aws}`],

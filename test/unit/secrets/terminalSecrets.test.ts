@@ -5,8 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { silentLogger } from '../../../common/src/logger';
+import { LedgerStore } from '../../../extension/src/core/ledger/ledgerStore';
 import { createRunOutputFactory } from '../../../extension/src/core/output/runOutputFactory';
 import { marker } from '../../../extension/src/core/secrets/redaction';
 import { secretEntries, TerminalSecrets } from '../../../extension/src/core/secrets/terminalSecrets';
@@ -14,6 +16,7 @@ import { TempDirs } from '../../support/tempDirs';
 import { FakeTerminalHost } from '../terminals/fakeTerminalHost';
 import { fakeTerminalService } from '../service/serviceSupport';
 import { testSettings } from '../service/terminalServiceSupport';
+import { sampleEvent } from '../ledger/storeSupport';
 
 const GITHUB = `ghp_${'Tv7'.repeat(12)}`;
 /** No token format: only the terminal's environment says it is a secret. */
@@ -73,6 +76,41 @@ describe('TerminalSecrets: the terminal’s own environment', () => {
     const secrets = new TerminalSecrets({ platform: 'darwin', configuredEnv: () => ({ DEPLOY_TOKEN: DEPLOY, EDITOR: 'vim-editor' }) });
     await secrets.refresh('t', process.pid);
     assert.deepEqual(secrets.valuesOf('t'), { DEPLOY_TOKEN: DEPLOY });
+  });
+
+  it("a terminal-only secret in a command line never reaches the process log or active-processes.json on disk (the real LedgerStore), after its terminal closed too", async function () {
+    if (process.platform !== 'linux') this.skip();
+    const pid = await shellWithSecrets();
+    const secrets = new TerminalSecrets();
+    await secrets.refresh('t', pid);
+    const dir = dirs.make('terminal-secrets-ledger-');
+    const store = new LedgerStore({ dir, redact: () => (text) => secrets.anyTerminal(testSettings).redact(text).text });
+    await store.init();
+    const cmd = `./deploy --token ${DEPLOY}`;
+    await store.append([{ ...sampleEvent(1), cmd }]);
+    await store.updateActive(() => ({ entries: [{ pid: 7, startTime: '7@boot', startedAt: new Date(0).toISOString(), name: 'deploy', commandLine: cmd, parentPid: 1, terminalName: 't', ports: [], status: 'running', sessionId: 's', owner: { pid: 1, startTime: '1@boot' } }], result: undefined }));
+    secrets.forget('t');
+    await store.append([{ ...sampleEvent(2), cmd: `${cmd} --again` }]);
+    const files = (folder: string): string[] => readdirSync(folder, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(folder, e.name)) : [path.join(folder, e.name)]));
+    const disk = files(dir).map((file) => readFileSync(file, 'utf8')).join('\n');
+    assert.ok(!disk.includes(DEPLOY), disk);
+    assert.equal(disk.split(`--token ${marker('value of DEPLOY_TOKEN')}`).length - 1, 3, disk);
+  });
+
+  it('anyTerminal: the configured env before any terminal, then every terminal’s values, both kept when two terminals hold one name with different values', async () => {
+    const a = 'first-terminal-value-1';
+    const b = 'second-terminal-value-2';
+    let configured = a;
+    const both = new TerminalSecrets({ platform: 'darwin', configuredEnv: () => ({ DEPLOY_TOKEN: configured }) });
+    // A command is checked and logged before its terminal exists.
+    assert.equal(both.anyTerminal(testSettings).redact(`run ${a}`).text, `run ${marker('value of DEPLOY_TOKEN')}`);
+    await both.refresh('one', undefined);
+    configured = b;
+    await both.refresh('two', undefined);
+    const redacted = both.anyTerminal(testSettings).redact(`${a} ${b}`);
+    assert.equal(redacted.count, 2);
+    assert.match(redacted.text, /^‹redacted: value of (2_)?DEPLOY_TOKEN› ‹redacted: value of (2_)?DEPLOY_TOKEN›$/);
+    assert.equal(both.anyTerminal({ ...testSettings, redactSecrets: false }).redact(a).text, a, 'the setting off');
   });
 
   it('a terminal whose shell holds the secrets: the result and the run log file on disk carry markers', async function () {

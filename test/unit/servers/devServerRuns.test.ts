@@ -152,6 +152,15 @@ describe('dev servers through the terminal service (scripted host and OS, real l
     assert.equal(elsewhere.status, 'running', 'another directory is another server');
   });
 
+  it("never twice across agent sessions: the second session's start names the first's session and terminal", async () => {
+    serverScript(vite, { output: viteOutput, port: 5173 });
+    const first = { client: 'claude-code', id: 'session-a', from: 'env.CLAUDE_CODE_SESSION_ID' };
+    await service.run({ command: vite, name: 'web', waitMode: 'ready' }, { meta: { agentSession: first } });
+    const again = await service.run({ command: vite, name: 'mine', waitMode: 'ready' }, { meta: { agentSession: { ...first, id: 'session-b' } } });
+    assert.equal(again.status, 'already_running');
+    assert.match(String(again.message), /already runs in terminal "web" \(pid \d+\) at http:\/\/localhost:5173\/, started .* by claude-code session session-a\. If that is not your session, the server is that session's: use it, and do not restart or stop it\./);
+  });
+
   it('restart: true refused by a check kills nothing: the old server keeps running, nothing is typed', async () => {
     const started = serverScript(vite, { output: viteOutput, port: 5173 });
     await service.run({ command: vite, name: 'web', waitMode: 'ready' });

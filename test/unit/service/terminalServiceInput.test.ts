@@ -52,7 +52,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         name: 'default',
         command: './deploy.sh',
         pid: 1001,
-        strategy: 'vscode',
+        strategy: 'shepherd',
         message:
           'The command waits for input. Answer with terminal_input {name: "default", text: "..."}, ' +
           'or stop it with terminal_input {name: "default", text: "\\u0003"}.',
@@ -116,7 +116,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         output: '',
         name: 'default',
         durationMs: 0,
-        strategy: 'vscode',
+        strategy: 'shepherd',
         message: "Sent the key to terminal \"default\", which has not run a command yet: nothing of Terminal Shepherd's runs there to wait on.",
       });
       assert.deepEqual(t.host.last.sentText, [{ text: '\u0003', addNewLine: false }]);

@@ -68,7 +68,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         name: 'default',
         command: 'node server.js',
         pid: 1001,
-        strategy: 'vscode',
+        strategy: 'shepherd',
         message: 'The shell of terminal "default" exited before the command finished (the exit code is the shell\'s). terminal_run with the name "default" starts a new terminal.',
       });
     });
@@ -99,7 +99,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         name: 'default',
         command: 'exit 3',
         pid: 1001,
-        strategy: 'vscode',
+        strategy: 'shepherd',
         message:
           'The shell of terminal "default" is gone (it exited or was killed) before the command finished. VS Code kept the terminal ' +
           "without reporting the shell's exit, so no exit code is given; the terminal was closed. terminal_run with the name \"default\" starts a new terminal.",

@@ -35,7 +35,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         name: 'default',
         command: 'echo hello; echo world',
         pid: 1001,
-        strategy: 'vscode',
+        strategy: 'shepherd',
       });
       assert.ok(result.durationMs >= 50 && result.durationMs <= Math.ceil(elapsed), `durationMs ${result.durationMs}, call took ${elapsed}`);
     });
@@ -105,7 +105,7 @@ describe('TerminalService against a fake TerminalHost', () => {
     });
 
     it('creates a terminal without a cwd when no folder is open, and keeps it hidden when revealOnCreate is off', async () => {
-      t.setup({ noWorkspace: true, settings: { revealOnCreate: false } });
+      t.setup({ noWorkspace: true, settings: { revealOnCreate: false, strategy: 'vscode' } });
       script(t.host, { ls: ['', 0] });
       await t.service.run({ command: 'ls' });
       assert.deepEqual(t.host.last.options, { name: 'Shepherd: default', reveal: false, env: managedEnv('bash', t.files(), testMarks) });
@@ -140,7 +140,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         name: 'default',
         command: 'npm test',
         pid: 1001,
-        strategy: 'vscode',
+        strategy: 'shepherd',
         message: 'Cancelled by the client: Ctrl+C was sent to terminal "default" (setting terminalShepherd.run.cancelInterrupts).',
       });
       assert.deepEqual(terminal.sentText, [{ text: '\u0003', addNewLine: false }]);
@@ -178,7 +178,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         name: 'default',
         command: 'make',
         pid: 1001,
-        strategy: 'vscode',
+        strategy: 'shepherd',
         message:
           'Still running after 200 ms; the command keeps running in terminal "default". ' +
           'Wait more with terminal_state {name: "default", wait: true}, or stop it with terminal_input {name: "default", text: "\\u0003"}.',
@@ -199,7 +199,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         name: 'default',
         command: 'make',
         pid: 1001,
-        strategy: 'vscode',
+        strategy: 'shepherd',
       });
     });
   });
@@ -216,7 +216,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         name: 'default',
         command: 'npm run dev',
         pid: 1001,
-        strategy: 'vscode',
+        strategy: 'shepherd',
         message:
           'It keeps running. Check on it with terminal_state {name: "default"} (wait: true blocks until it ends), ' +
           'stop it with terminal_input {name: "default", text: "\\u0003"}.',
@@ -269,7 +269,7 @@ describe('TerminalService against a fake TerminalHost', () => {
         name: 'default',
         command: './both.sh',
         pid: 1001,
-        strategy: 'vscode',
+        strategy: 'shepherd',
       });
     });
   });

@@ -176,8 +176,8 @@ describe('TerminalService against a fake TerminalHost', () => {
   });
 
   describe('agent marks', () => {
-    it('a managed terminal carries AI_AGENT (the client) and TERMINAL_SHEPHERD; zsh lines start with a space when history is kept clean', async () => {
-      t.setup({ settings: { preventShellHistory: true, shellPath: '/usr/bin/zsh' } });
+    it('a managed terminal carries AI_AGENT (the client) and TERMINAL_SHEPHERD; bash lines start with a space when history is kept clean', async () => {
+      t.setup({ settings: { preventShellHistory: true, shellPath: '/bin/bash' } });
       t.host.onExecute = (execution) => execution.complete('', 0);
       await t.service.run({ command: 'make' }, { meta: { client: { name: 'claude-code', version: '2.1.0' } } });
       const env = t.host.last.options.env ?? {};
@@ -188,7 +188,7 @@ describe('TerminalService against a fake TerminalHost', () => {
     });
 
     it('without the history setting: no variable, no space; an unnamed client is terminal-shepherd', async () => {
-      t.setup({ settings: { preventShellHistory: false, shellPath: '/usr/bin/zsh' } });
+      t.setup({ settings: { preventShellHistory: false, shellPath: '/bin/bash' } });
       t.host.onExecute = (execution) => execution.complete('', 0);
       await t.service.run({ command: 'make' });
       const env = t.host.last.options.env ?? {};

@@ -27,6 +27,7 @@ describe('TerminalService against a fake TerminalHost', () => {
 
   describe('execution strategies', () => {
     it("falls back to Terminal Shepherd's integration when VS Code's does not activate, and says so in results and the list", async () => {
+      t.setup({ settings: { strategy: 'vscode' } });
       t.host.shellIntegration = (terminal) => terminal.options.shellArgs !== undefined;
       script(t.host, { 'echo hi': ['hi\r\n', 0] });
       const result = await t.service.run({ command: 'echo hi' });
@@ -126,7 +127,7 @@ describe('TerminalService against a fake TerminalHost', () => {
           failing.run({ command: 'ls' }),
           BridgeErrorCode.ShellIntegrationUnavailable,
           'Terminal "default" could not be opened in a way that shows when commands end (shell /bin/bash): ' +
-            'vscode: shell integration did not activate within 1000 ms; shepherd: its scripts could not be written (disk full); ' +
+            'shepherd: its scripts could not be written (disk full); vscode: shell integration did not activate within 1000 ms; ' +
             'pseudoterminal: no private folder for its command files (disk full). ' +
             'Choose another shell with terminalShepherd.terminal.shellPath, or set terminalShepherd.terminal.strategy to "pseudoterminal", then retry.',
         );

@@ -155,6 +155,7 @@ describe('TerminalService against a fake TerminalHost', () => {
     });
 
     it('moves an existing bash terminal with its own cd execution, and reports only the command', async () => {
+      t.setup({ settings: { strategy: 'vscode' } });
       const dir = path.join(t.workspace, "it's here");
       mkdirSync(dir);
       t.host.onExecute = (execution, terminal) => {
@@ -228,8 +229,8 @@ describe('TerminalService against a fake TerminalHost', () => {
       await t.service.run({ command: 'false' });
       await t.service.run({ command: 'npm run dev', name: 'dev', waitMode: 'background' }, { meta: { agentSession } });
       assert.deepEqual(t.service.list(), [
-        { name: 'default', busy: false, shellIntegration: true, shell: 'bash', strategy: 'vscode', pid: 1001, cwd: t.workspace, command: 'false', status: 'completed', exitCode: 1 },
-        { name: 'dev', busy: true, shellIntegration: true, shell: 'bash', strategy: 'vscode', pid: 1002, cwd: t.workspace, command: 'npm run dev', status: 'running', agentSession },
+        { name: 'default', busy: false, shellIntegration: true, shell: 'bash', strategy: 'shepherd', pid: 1001, cwd: t.workspace, command: 'false', status: 'completed', exitCode: 1 },
+        { name: 'dev', busy: true, shellIntegration: true, shell: 'bash', strategy: 'shepherd', pid: 1002, cwd: t.workspace, command: 'npm run dev', status: 'running', agentSession },
       ]);
       t.host.last.close(undefined);
       assert.deepEqual(

@@ -20,15 +20,19 @@ describe('agent marks', () => {
   });
 
   it('marks the environment, and asks the shell scripts to keep history clean only when the setting says so', () => {
-    assert.deepEqual(agentEnv({ agent: 'codex', preventShellHistory: true }, 'zsh'), { AI_AGENT: 'codex', TERMINAL_SHEPHERD: '1', VSCODE_PREVENT_SHELL_HISTORY: '1' });
-    assert.deepEqual(agentEnv({ agent: 'codex', preventShellHistory: false }, 'zsh'), { AI_AGENT: 'codex', TERMINAL_SHEPHERD: '1' });
-    // bash keeps the person's history settings (agentMarks.ts says why).
-    assert.deepEqual(agentEnv({ agent: 'codex', preventShellHistory: true }, 'bash'), { AI_AGENT: 'codex', TERMINAL_SHEPHERD: '1' });
+    assert.deepEqual(agentEnv({ agent: 'codex', preventShellHistory: true }), { AI_AGENT: 'codex', TERMINAL_SHEPHERD: '1', VSCODE_PREVENT_SHELL_HISTORY: '1' });
+    assert.deepEqual(agentEnv({ agent: 'codex', preventShellHistory: false }), { AI_AGENT: 'codex', TERMINAL_SHEPHERD: '1' });
+    // The ledger's mark, inherited by every process started there (ledger/processMarks.ts).
+    assert.deepEqual(agentEnv({ agent: 'codex', preventShellHistory: false, ledger: { session: 's1', terminal: 'build' } }), {
+      AI_AGENT: 'codex',
+      TERMINAL_SHEPHERD: '1',
+      TERMINAL_SHEPHERD_SESSION: 's1',
+      TERMINAL_SHEPHERD_TERMINAL: 'build',
+    });
   });
 
-  it('types zsh lines with one leading space; other shells and the setting off as they are', () => {
-    assert.equal(historyFreeLine('zsh', 'make', true), ' make');
-    assert.equal(historyFreeLine('bash', 'make', true), 'make');
+  it('types bash and zsh lines with one leading space; other shells and the setting off as they are', () => {
+    assert.equal(historyFreeLine('bash', 'make', true), ' make');
     assert.equal(historyFreeLine('zsh', ' make', true), ' make');
     assert.equal(historyFreeLine('fish', 'make', true), 'make');
     assert.equal(historyFreeLine('pwsh', 'make', true), 'make');

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { SHELL_SCRIPTS } from './fakeTerminalHost';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { OscParser } from '../../../extension/src/core/output/oscParser';
 import type { ShellMarker } from '../../../extension/src/core/output/shellMarkers';
@@ -114,6 +114,17 @@ describeWhere(hasScript, 'needs Linux and util-linux `script` to give the shells
       // The user's hook ran after every command and saw its status.
       assert.deepEqual([...text.matchAll(/user-pc=(\d+)/g)].map((m) => m[1]), ['0', '0', '0', '1', '42', '0']);
       assert.match(text, /user\$ /);
+    });
+  });
+
+  describeWhere(bash !== undefined, 'bash is not installed')('bash: agent lines out of history', () => {
+    it("keeps lines typed with a leading space out of the user's HISTFILE (HISTCONTROL after .bashrc), and the user's own lines in", () => {
+      const histfile = path.join(home, 'bash_history_test');
+      writeFileSync(path.join(home, '.bashrc'), `HISTCONTROL=ignoredups\nHISTFILE=${histfile}\n`);
+      runShell(bash!, files, home, odd, [' echo agent-line', 'echo person-line', 'exit']);
+      const history = readFileSync(histfile, 'utf8');
+      assert.match(history, /echo person-line/);
+      assert.doesNotMatch(history, /agent-line/);
     });
   });
 

@@ -61,8 +61,12 @@ describe('execution strategies: pure logic', () => {
   describe('strategyChain', () => {
     const chain = (kind: Parameters<typeof strategyChain>[0]['kind'], vscodeInjection = true, preference: Parameters<typeof strategyChain>[0]['preference'] = 'auto') =>
       strategyChain({ kind, vscodeInjection, preference });
-    it('bash, fish: VS Code first, then ours, then the pseudoterminal', () => {
-      for (const kind of ['bash', 'fish'] as const) assert.deepEqual(chain(kind), ['vscode', 'shepherd', 'pseudoterminal']);
+    it('fish: VS Code first, then ours, then the pseudoterminal', () => {
+      assert.deepEqual(chain('fish'), ['vscode', 'shepherd', 'pseudoterminal']);
+    });
+    it("bash: ours first (VS Code's reports $BASH_COMMAND once HISTCONTROL ignores spaces), then VS Code's, then the pseudoterminal", () => {
+      assert.deepEqual(chain('bash'), ['shepherd', 'vscode', 'pseudoterminal']);
+      assert.deepEqual(chain('bash', true, 'vscode'), ['vscode', 'shepherd', 'pseudoterminal']);
     });
     it('zsh: ours first (prompt themes defeat VS Code\'s), then VS Code\'s, then the pseudoterminal', () => {
       assert.deepEqual(chain('zsh'), ['shepherd', 'vscode', 'pseudoterminal']);
@@ -84,7 +88,8 @@ describe('execution strategies: pure logic', () => {
     });
     it('a preference goes first and keeps the others as fallbacks; an impossible one is ignored', () => {
       assert.deepEqual(chain('bash', true, 'shepherd'), ['shepherd', 'vscode', 'pseudoterminal']);
-      assert.deepEqual(chain('bash', true, 'pseudoterminal'), ['pseudoterminal', 'vscode', 'shepherd']);
+      assert.deepEqual(chain('bash', true, 'pseudoterminal'), ['pseudoterminal', 'shepherd', 'vscode']);
+      assert.deepEqual(chain('fish', true, 'pseudoterminal'), ['pseudoterminal', 'vscode', 'shepherd']);
       assert.deepEqual(chain('sh', true, 'vscode'), ['shepherd', 'pseudoterminal']);
       assert.deepEqual(chain('cmd', true, 'shepherd'), ['pseudoterminal']);
     });
@@ -101,11 +106,10 @@ describe('execution strategies: pure logic', () => {
       runsDir: '/p/runs',
     };
     it('every managed terminal gets pagers that print; zsh also loses its end-of-line mark', () => {
-      const marks = { AI_AGENT: 'terminal-shepherd', TERMINAL_SHEPHERD: '1' };
-      // bash keeps the person's history settings (agentMarks.ts says why); the other shells are asked to keep agent lines out.
+      const marks = { AI_AGENT: 'terminal-shepherd', TERMINAL_SHEPHERD: '1', VSCODE_PREVENT_SHELL_HISTORY: '1' };
       assert.deepEqual(managedEnv('bash'), { ...PAGER_ENV, ...marks });
       assert.deepEqual(managedEnv('bash', files), { ...PAGER_ENV, ...marks, TSHEP_R: '/p/runs' });
-      assert.deepEqual(managedEnv('pwsh', files), { ...PAGER_ENV, ...marks, VSCODE_PREVENT_SHELL_HISTORY: '1', TSHEP_R: '/p/runs', TSHEP_PWSH: 'C:\\p\\pwshCommon.ps1' }, 'PowerShell also gets the exit-code ladder');
+      assert.deepEqual(managedEnv('pwsh', files), { ...PAGER_ENV, ...marks, TSHEP_R: '/p/runs', TSHEP_PWSH: 'C:\\p\\pwshCommon.ps1' }, 'PowerShell also gets the exit-code ladder');
       assert.equal(managedEnv('zsh').PROMPT_EOL_MARK, '');
       assert.equal(PAGER_ENV.GIT_PAGER, 'cat');
       assert.equal(PAGER_ENV.PAGER, 'cat');

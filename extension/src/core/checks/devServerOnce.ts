@@ -3,6 +3,7 @@
  * already running in the same directory answers the call with status already_running (its URLs
  * and output tail) unless the call asked for a restart, which the plan has set up.
  */
+import { ownerLabel } from '../../../../common/src/format';
 import type { DevServers } from '../servers/devServers';
 import { alreadyRunningResult } from '../servers/serverReport';
 import { PASS, type CommandCheck } from './commandCheck';
@@ -13,7 +14,8 @@ export function devServerOnceCheck(servers: Pick<DevServers, 'describe'>): Comma
     async check(call) {
       if (call.kind !== 'run' || call.duplicate === undefined || call.restart) return PASS;
       const { server, tail } = await servers.describe(call.duplicate);
-      return { kind: 'answer', result: alreadyRunningResult(server, tail, call.duplicate.session.strategy.name) };
+      const agentSession = call.duplicate.run?.launch.agentSession;
+      return { kind: 'answer', result: alreadyRunningResult(server, tail, call.duplicate.session.strategy.name, agentSession && ownerLabel({ agentSession })) };
     },
   };
 }

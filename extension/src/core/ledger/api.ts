@@ -2,11 +2,14 @@
  * The process ledger's public API, in one place: what the extension, the bridge handlers
  * (process/list, process/kill, process/killOrphans, process/summary) and the views use.
  */
-import type { AgentSession, KillResult, LedgerSummary, ListProcessesResult, TrackedProcess } from '../../../../common/src/protocol';
+import type { AgentSession, ClientTools, KillResult, LedgerSummary, ListProcessesResult, TrackedProcess } from '../../../../common/src/protocol';
 import { settingsTable } from '../../../../common/src/settings';
-import type { Event } from '../events';
+import type { Disposable, Event } from '../events';
+import type { ProcessIdentity, ProcessInfo } from '../processes/types';
 import type { DecisionEvent } from './formats';
 import { DEFAULT_MAX_LOG_BYTES } from './ledgerStore';
+import type { ProcessLimits } from '../processes/processLimits';
+import type { TreeUsage } from './usageSampler';
 
 /** Read on every poll, so a settings change applies at once. */
 export interface LedgerSettings {
@@ -19,6 +22,8 @@ export interface LedgerSettings {
   readonly idlePollIntervalMs: number;
   /** Size of process-log.jsonl past which it is rotated to process-log.1.jsonl (bytes). */
   readonly logMaxBytes: number;
+  /** Caps set on every new terminal's shell, inherited by what it starts (processes/processLimits.ts). */
+  readonly limits?: ProcessLimits;
 }
 
 export const defaultLedgerSettings: LedgerSettings = {
@@ -38,6 +43,19 @@ export interface LedgerStartup {
   readonly skippedEntries: number;
   /** active-processes.json was not readable as a ledger file and was treated as empty. */
   readonly activeFileCorrupt: boolean;
+}
+
+/** An MCP client whose own tools' processes the ledger records (service/clientProcesses.ts decides which). */
+export interface ClientWatch {
+  /** The client process; when it is gone, what it left running becomes orphans. */
+  readonly identity: ProcessIdentity;
+  /** Where its processes are listed (in place of a terminal's name). */
+  readonly label: string;
+  readonly clientTools: ClientTools;
+  /** The session the client named, recorded as the processes' owner. */
+  readonly agentSession?: AgentSession;
+  /** The client's own tools' processes in one snapshot of the machine's processes. */
+  readonly select: (table: readonly ProcessInfo[]) => ProcessInfo[];
 }
 
 export interface ProcessLedger {
@@ -61,6 +79,11 @@ export interface ProcessLedger {
   runEnded(name: string): void;
   /** The terminal closed: its processes still running are killed (identity-checked) and logged `killed`. */
   terminalClosed(name: string): Promise<KillResult>;
+  /**
+   * Records what an MCP client's own tools start, polled at the idle cadence and on refresh(),
+   * until disposed or the client exits; then what still runs becomes orphans (never killed here).
+   */
+  watchClient(client: ClientWatch): Disposable;
 
   /**
    * Polls every open terminal (also one without a running command) and checks every live process
@@ -81,6 +104,10 @@ export interface ProcessLedger {
   killOrphans(): Promise<KillResult>;
   /** Appends a per-command safety decision to the process log (a `decided` line), beside the runs it allowed. */
   recordDecision(decision: Omit<DecisionEvent, 'event' | 'ts' | 'sessionId'>): void;
+  /** What the terminal's live processes cost at the last poll; undefined when none was measured (or the OS cannot tell). From memory. */
+  treeUsage(terminalName: string): TreeUsage | undefined;
+  /** The caps set on the terminal's shell; undefined when none is (off, or the OS could not). */
+  limitsOf(terminalName: string): ProcessLimits | undefined;
   /** Running and orphaned processes, one line each. From memory, no I/O: cheap for every tool response. */
   summary(): LedgerSummary;
   /** Fires with the new summary after each change (a process appeared, ended, or its ports changed). */

@@ -4,7 +4,7 @@
  * an entry without pid + OS start time cannot be told apart from a process that reused its pid.
  * Fields added later are optional, so files written before them still load.
  */
-import type { AgentSession } from '../../../../common/src/protocol';
+import type { AgentSession, ClientTools } from '../../../../common/src/protocol';
 
 export const LEDGER_FILES = {
   /** Append-only JSONL of LedgerEvents. */
@@ -72,6 +72,8 @@ export interface LedgerEvent {
   readonly fromSessionId?: string;
   /** started, spawned, orphaned: the agent session whose run started the process, when its client named one. */
   readonly agentSession?: AgentSession;
+  /** started, spawned, orphaned: the MCP client whose own tools started it (outside managed terminals). */
+  readonly clientTools?: ClientTools;
 }
 
 /** A per-command safety decision (the `decided` line): the command, the rules, the answer and how long an allow lasts. */
@@ -118,6 +120,8 @@ export interface ActiveEntry {
   readonly originSessionId?: string;
   /** The agent session whose run started it, when its client named one. */
   readonly agentSession?: AgentSession;
+  /** The MCP client whose own tools started it (outside managed terminals). */
+  readonly clientTools?: ClientTools;
 }
 
 export interface ActiveFile {
@@ -138,6 +142,7 @@ export interface SessionProcess {
   readonly status: 'running' | 'completed' | 'killed' | 'orphaned';
   readonly ports: readonly number[];
   readonly agentSession?: AgentSession;
+  readonly clientTools?: ClientTools;
 }
 
 export interface SessionSummary {
@@ -202,6 +207,7 @@ export function parseActiveEntry(value: unknown): ActiveEntry | undefined {
     owner: { pid: owner.pid, startTime: owner.startTime },
     ...(isText(value.originSessionId) ? { originSessionId: value.originSessionId } : {}),
     ...agentSessionField(value.agentSession),
+    ...clientToolsField(value.clientTools),
   };
 }
 
@@ -209,6 +215,12 @@ export function parseActiveEntry(value: unknown): ActiveEntry | undefined {
 function agentSessionField(value: unknown): { agentSession?: AgentSession } {
   if (!isObject(value) || typeof value.client !== 'string' || !isText(value.id)) return {};
   return { agentSession: { client: value.client, id: value.id, from: str(value.from) } };
+}
+
+/** The client whose own tools started it, as recorded, or nothing when it is missing or not one. */
+function clientToolsField(value: unknown): { clientTools?: ClientTools } {
+  if (!isObject(value) || typeof value.client !== 'string' || !isPid(value.pid)) return {};
+  return { clientTools: { client: value.client, pid: value.pid, command: str(value.command) } };
 }
 
 /** The key under which a process is the same process: pid plus OS start time. */

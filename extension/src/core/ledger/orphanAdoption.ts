@@ -41,8 +41,12 @@ export async function adoptOrphans(deps: AdoptionDeps, records: SessionRecords, 
   if (orphans.length + claim.closed.length > 0) {
     logger.info(
       `ledger: ${orphans.length} orphan(s) of gone windows adopted, ${claim.closed.length} gone entr(ies) closed` +
-        (claim.fromLog > 0 ? ` (${claim.fromLog} known only from process-log.jsonl: their window died before its snapshot)` : ''),
+        (claim.fromLog > 0 ? ` (${claim.fromLog} known only from process-log.jsonl: their window died before its snapshot)` : '') +
+        (claim.fromMarks > 0 ? ` (${claim.fromMarks} known only by the terminal mark in their environment: no poll had seen them)` : ''),
     );
+  }
+  if (claim.markScanMs !== undefined) {
+    logger.debug(`ledger: scanned processes for the terminal mark in ${claim.markScanMs.toFixed(1)} ms`);
   }
   return {
     orphans: orphans.map(toTrackedProcess),

@@ -8,9 +8,11 @@
  */
 import type { Logger } from '../../../../common/src/logger';
 import type { ProcessInfo, ProcessMonitor } from '../processes/types';
-import { identityKey, type ActiveEntry, type OwnerIdentity } from './formats';
+import { identityKey, type ActiveEntry, type LedgerEvent, type OwnerIdentity } from './formats';
 import type { ActiveUpdate, LedgerStore } from './ledgerStore';
 import { unsnapshotted } from './logReconcile';
+import { markedEntries } from './orphanMarks';
+import { MARK_NAMES } from './processMarks';
 import { orphanFromEntry, toActiveEntry } from './records';
 import { planStartup, type StartupPlan } from './startupPlan';
 
@@ -26,6 +28,10 @@ export interface OrphanClaim {
   readonly activeFileCorrupt: boolean;
   /** Entries known only from the process log (their window died before its snapshot). */
   readonly fromLog: number;
+  /** Entries known only from the mark in their environment (no poll of their window saw them). */
+  readonly fromMarks: number;
+  /** How long the scan for marked processes took (ms); undefined where the OS has none. */
+  readonly markScanMs?: number;
 }
 
 export interface ClaimDeps {
@@ -42,7 +48,7 @@ export async function claimOrphans(deps: ClaimDeps, sessionId: string, knownOwne
     return [] as ProcessInfo[];
   });
   const owner = knownOwner ?? ownIdentity(table, logger);
-  const nothing: OrphanClaim = { owner, orphans: [], closed: [], foreign: 0, skippedEntries: 0, activeFileCorrupt: false, fromLog: 0 };
+  const nothing: OrphanClaim = { owner, orphans: [], closed: [], foreign: 0, skippedEntries: 0, activeFileCorrupt: false, fromLog: 0, fromMarks: 0 };
   if (table.length === 0) {
     return nothing;
   }
@@ -59,12 +65,25 @@ export async function claimOrphans(deps: ClaimDeps, sessionId: string, knownOwne
   });
   const pids = new Set(table.map((p) => p.pid));
   const logged = unsnapshotted(events.items, active.entries, sessionId, (pid) => pids.has(pid));
-  const plan = planStartup([...active.entries, ...logged], { table, sessionId, owner });
-  const found = { ...nothing, foreign: plan.foreign, skippedEntries: active.skipped, activeFileCorrupt: active.corrupt, fromLog: logged.length };
+  const scan = await scanMarks(deps, events.items, sessionId, owner, table);
+  // The files first: where they know a process, their record (ports, agent session) wins.
+  const known = new Set([...active.entries, ...logged].map(identityKey));
+  const marked = scan.entries.filter((e) => !known.has(identityKey(e)));
+  const plan = planStartup([...active.entries, ...logged, ...marked], { table, sessionId, owner });
+  const found = {
+    ...nothing,
+    foreign: plan.foreign,
+    skippedEntries: active.skipped,
+    activeFileCorrupt: active.corrupt,
+    fromLog: logged.length,
+    fromMarks: marked.length,
+    ...(scan.ms !== undefined ? { markScanMs: scan.ms } : {}),
+  };
   if (plan.orphans.length + plan.closed.length + plan.superseded.length === 0) {
     return found;
   }
-  const fromLog = new Set(logged.map(identityKey));
+  // Known to no window's file: taken only while no window holds them.
+  const fromLog = new Set([...logged, ...marked].map(identityKey));
   try {
     return { ...found, ...(await store.updateActive((current) => claim(current, plan, sessionId, owner, fromLog))) };
   } catch (error) {
@@ -84,6 +103,28 @@ function claim(current: readonly ActiveEntry[], plan: StartupPlan, sessionId: st
   const taken = new Set([...orphans, ...closed.map((c) => c.entry), ...plan.superseded].map(held));
   const adopted = orphans.map((e) => toActiveEntry(orphanFromEntry(e), sessionId, owner));
   return { entries: [...current.filter((e) => !taken.has(held(e))), ...adopted], result: { orphans, closed } };
+}
+
+/** The marked processes of this ledger's gone sessions; none where the OS cannot be asked. */
+async function scanMarks(
+  deps: ClaimDeps,
+  events: readonly LedgerEvent[],
+  sessionId: string,
+  owner: OwnerIdentity,
+  table: readonly ProcessInfo[],
+): Promise<{ entries: ActiveEntry[]; ms?: number }> {
+  if (!deps.monitor.markedProcesses) return { entries: [] };
+  const started = performance.now();
+  try {
+    const marked = await deps.monitor.markedProcesses(MARK_NAMES);
+    const ms = performance.now() - started;
+    const startOf = new Map(table.map((p) => [p.pid, p.startTime]));
+    const ownerAlive = (o: OwnerIdentity): boolean => !(o.pid === owner.pid && o.startTime === owner.startTime) && startOf.get(o.pid) === o.startTime;
+    return { entries: markedEntries(marked, events, sessionId, ownerAlive), ms };
+  } catch (error) {
+    deps.logger.warn('ledger: cannot scan processes for the terminal mark; orphans no poll saw are not found', error);
+    return { entries: [] };
+  }
 }
 
 function ownIdentity(table: readonly ProcessInfo[], logger: Logger): OwnerIdentity {

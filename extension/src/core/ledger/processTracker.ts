@@ -12,9 +12,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../../../../common/src/logger';
 import type { AgentSession, KillResult, LedgerSummary, ListProcessesResult } from '../../../../common/src/protocol';
-import type { Event } from '../events';
+import type { Disposable, Event } from '../events';
+import { applyLimits, type ProcessLimits } from '../processes/processLimits';
 import { isActionablePid, type ProcessMonitor } from '../processes/types';
-import type { LedgerSettings, LedgerStartup, ProcessLedger } from './api';
+import type { ClientWatch, LedgerSettings, LedgerStartup, ProcessLedger } from './api';
 import type { DecisionEvent, OwnerIdentity } from './formats';
 import { closingError, notOwnedError, type RefusalContext } from './killRefusal';
 import type { LedgerStore } from './ledgerStore';
@@ -26,6 +27,7 @@ import { killRecords } from './recordKills';
 import { identityOf, isLive, type TrackedRecord } from './records';
 import { SessionRecords } from './sessionRecords';
 import { TreePoller, type TerminalWatch } from './treePoller';
+import { treeUsage, type TreeUsage } from './usageSampler';
 
 export interface ProcessTrackerDeps {
   readonly monitor: ProcessMonitor;
@@ -53,6 +55,8 @@ export class ProcessTracker implements ProcessLedger {
   private readonly poller: TreePoller;
   private readonly cadence: PollCadence;
   private readonly watches = new Map<string, TerminalWatch>();
+  /** MCP clients watched (watchClient), apart from terminals: their names are no terminal's. */
+  private readonly clients = new Set<TerminalWatch>();
   private nextWatchId = 1;
   private queue: Promise<unknown> = Promise.resolve();
   private startup: Promise<LedgerStartup> | undefined;
@@ -119,7 +123,15 @@ export class ProcessTracker implements ProcessLedger {
     if (shellPid === undefined) {
       this.deps.logger.warn(`ledger: terminal "${name}" has no shell pid; processes started there cannot be tracked`);
     }
-    this.watches.set(name, { id: this.nextWatchId++, name, shellPid, shell: shellPid === undefined ? 'gone' : 'unresolved', runActive: false });
+    const watch: TerminalWatch = { id: this.nextWatchId++, name, shellPid, shell: shellPid === undefined ? 'gone' : 'unresolved', runActive: false };
+    this.watches.set(name, watch);
+    const limits = this.deps.settings().limits;
+    if (shellPid !== undefined && limits && (limits.memoryBytes !== undefined || limits.cpuSeconds !== undefined)) {
+      void applyLimits(shellPid, limits).then((outcome) => {
+        if (outcome.applied) watch.limits = limits;
+        else this.deps.logger.warn(`ledger: terminal "${name}" runs without the memory and CPU caps: ${outcome.reason}`);
+      });
+    }
   }
 
   runStarted(name: string, agentSession?: AgentSession): void {
@@ -163,6 +175,50 @@ export class ProcessTracker implements ProcessLedger {
     }).finally(() => this.cadence.reschedule());
   }
 
+  watchClient(client: ClientWatch): Disposable {
+    const watch: TerminalWatch = {
+      id: this.nextWatchId++,
+      name: client.label,
+      shellPid: client.identity.pid,
+      shell: { pid: client.identity.pid, startTime: client.identity.startTime },
+      runActive: false,
+      clientTools: client.clientTools,
+      select: client.select,
+      ...(client.agentSession ? { agentSession: client.agentSession } : {}),
+    };
+    if (this.disposing) return { dispose: () => undefined };
+    this.clients.add(watch);
+    this.cadence.reschedule();
+    return {
+      dispose: () => {
+        if (!this.clients.delete(watch) || this.disposing) return;
+        void this.exclusive(async () => {
+          this.orphanClientProcesses(watch);
+          this.records.commit();
+        }).catch((error: unknown) => this.deps.logger.warn(`ledger: ending the watch of ${watch.name} failed`, error));
+      },
+    };
+  }
+
+  /** A client gone or no longer watched: what its tools left running is an orphan now (kill_orphans ends it). */
+  private orphanClientProcesses(watch: TerminalWatch): void {
+    const ts = this.records.timestamp();
+    for (const record of this.records.live().filter((r) => r.watchId === watch.id && r.status === 'running')) {
+      record.status = 'orphaned';
+      this.records.log('orphaned', record, ts);
+      this.records.changed();
+    }
+  }
+
+  /** After a poll: clients that exited leave their processes as orphans. */
+  private endGoneClients(): void {
+    for (const watch of this.clients) {
+      if (watch.shell !== 'gone') continue;
+      this.clients.delete(watch);
+      this.orphanClientProcesses(watch);
+    }
+  }
+
   // ---- queries and commands -------------------------------------------------------------------
 
   refresh(): Promise<void> {
@@ -170,7 +226,8 @@ export class ProcessTracker implements ProcessLedger {
       return Promise.resolve(); // the window is closing: nothing is polled or logged any more
     }
     return this.exclusive(async () => {
-      await this.poller.poll([...this.watches.values()], { checkAll: true, ports: true });
+      await this.poller.poll([...this.watches.values(), ...this.clients], { checkAll: true, ports: true });
+      this.endGoneClients();
       this.cadence.checkedAll();
       this.records.commit();
     }).finally(() => this.cadence.reschedule());
@@ -190,6 +247,15 @@ export class ProcessTracker implements ProcessLedger {
 
   summary(): LedgerSummary {
     return this.records.summary();
+  }
+
+  limitsOf(terminalName: string): ProcessLimits | undefined {
+    return this.watches.get(terminalName)?.limits;
+  }
+
+  treeUsage(terminalName: string): TreeUsage | undefined {
+    const watch = this.watches.get(terminalName);
+    return watch && treeUsage(this.records.live().filter((r) => r.watchId === watch.id && r.status === 'running'));
   }
 
   async kill(pid: number): Promise<KillResult> {
@@ -250,7 +316,8 @@ export class ProcessTracker implements ProcessLedger {
       const due = this.cadence.due();
       const live = this.records.live();
       const watches = [...this.watches.values()].filter((w) => w.runActive || (due.checkAll && live.some((r) => r.watchId === w.id)));
-      await this.poller.poll(watches, due);
+      await this.poller.poll(due.checkAll ? [...watches, ...this.clients] : watches, due);
+      this.endGoneClients();
       this.cadence.polled(due);
       this.records.commit();
     });
@@ -260,7 +327,7 @@ export class ProcessTracker implements ProcessLedger {
     if ([...this.watches.values()].some((w) => w.runActive)) {
       return 'running';
     }
-    return this.records.live().length > 0 ? 'idle' : 'quiet';
+    return this.records.live().length > 0 || this.clients.size > 0 ? 'idle' : 'quiet';
   }
 
   private refusalContext(pid: number): RefusalContext {

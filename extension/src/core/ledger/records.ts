@@ -2,7 +2,7 @@
  * The tracker's in-memory record of one process and its conversions to the shapes that leave
  * it: the protocol's TrackedProcess, an active-file entry, a log event, a session line.
  */
-import type { AgentSession, LedgerSummary, ProcessStatus, TrackedProcess } from '../../../../common/src/protocol';
+import type { AgentSession, ClientTools, LedgerSummary, ProcessStatus, TrackedProcess } from '../../../../common/src/protocol';
 import type { ProcessIdentity, ProcessInfo } from '../processes/types';
 import type { ActiveEntry, LedgerEvent, LedgerEventKind, OwnerIdentity, SessionProcess } from './formats';
 
@@ -23,6 +23,17 @@ export interface TrackedRecord {
   readonly originSessionId?: string;
   /** The agent session whose run in its terminal was the last when it appeared. */
   readonly agentSession?: AgentSession;
+  /** What it cost at the last poll that measured it (usageSampler.ts); in memory only. */
+  usage?: RecordUsage;
+  /** Started by an MCP client's own tools, not in a managed terminal: that client. */
+  readonly clientTools?: ClientTools;
+}
+
+/** What a record cost at its last measured poll (usageSampler.ts). */
+export interface RecordUsage {
+  readonly cpuPercent: number;
+  readonly rssBytes: number;
+  readonly waitingForTerminal: boolean;
 }
 
 export function isLive(record: TrackedRecord): boolean {
@@ -33,7 +44,7 @@ export function identityOf(record: TrackedRecord): ProcessIdentity {
   return { pid: record.pid, startTime: record.startTime, commandLine: record.commandLine };
 }
 
-export function recordFromInfo(info: ProcessInfo, terminalName: string, watchId: number | undefined, agentSession?: AgentSession): TrackedRecord {
+export function recordFromInfo(info: ProcessInfo, terminalName: string, watchId: number | undefined, agentSession?: AgentSession, clientTools?: ClientTools): TrackedRecord {
   return {
     pid: info.pid,
     startTime: info.startTime,
@@ -46,6 +57,7 @@ export function recordFromInfo(info: ProcessInfo, terminalName: string, watchId:
     ports: [],
     ...(watchId !== undefined ? { watchId } : {}),
     ...(agentSession ? { agentSession } : {}),
+    ...(clientTools ? { clientTools } : {}),
   };
 }
 
@@ -62,6 +74,7 @@ export function orphanFromEntry(entry: ActiveEntry): TrackedRecord {
     ports: [...entry.ports],
     originSessionId: entry.originSessionId ?? entry.sessionId,
     ...(entry.agentSession ? { agentSession: entry.agentSession } : {}),
+    ...(entry.clientTools ? { clientTools: entry.clientTools } : {}),
   };
 }
 
@@ -77,14 +90,22 @@ export function toTrackedProcess(record: TrackedRecord): TrackedProcess {
     status: record.status,
     ports: [...record.ports],
     ...(record.agentSession ? { agentSession: record.agentSession } : {}),
+    ...(record.clientTools ? { clientTools: record.clientTools } : {}),
+    ...costOf(record),
   };
+}
+
+/** The cost fields of a live record that was measured. */
+function costOf(record: TrackedRecord): Partial<RecordUsage> {
+  const usage = record.usage;
+  return usage && isLive(record) ? { cpuPercent: Math.round(usage.cpuPercent * 10) / 10, rssBytes: usage.rssBytes, waitingForTerminal: usage.waitingForTerminal } : {};
 }
 
 /** One line of the summary every tool response carries. */
 export type LedgerEntry = LedgerSummary['running'][number];
 
 export function toLedgerEntry(record: TrackedRecord): LedgerEntry {
-  return { pid: record.pid, name: record.name, terminalName: record.terminalName, ports: [...record.ports], startedAt: record.startedAt };
+  return { pid: record.pid, name: record.name, terminalName: record.terminalName, ports: [...record.ports], startedAt: record.startedAt, ...costOf(record) };
 }
 
 export function toActiveEntry(record: TrackedRecord, sessionId: string, owner: OwnerIdentity): ActiveEntry {
@@ -102,6 +123,7 @@ export function toActiveEntry(record: TrackedRecord, sessionId: string, owner: O
     owner,
     ...(record.originSessionId !== undefined ? { originSessionId: record.originSessionId } : {}),
     ...(record.agentSession ? { agentSession: record.agentSession } : {}),
+    ...(record.clientTools ? { clientTools: record.clientTools } : {}),
   };
 }
 
@@ -129,6 +151,7 @@ export function eventFor(
     ...(full || kind === 'closed' ? { cmd: record.commandLine, parentPid: record.parentPid, startedAt: record.startedAt } : {}),
     ...(full || kind === 'ports' || kind === 'killed' ? { ports: [...record.ports] } : {}),
     ...(full && record.agentSession ? { agentSession: record.agentSession } : {}),
+    ...(full && record.clientTools ? { clientTools: record.clientTools } : {}),
     ...extra,
   };
 }

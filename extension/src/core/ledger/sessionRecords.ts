@@ -89,6 +89,12 @@ export class SessionRecords {
     }
   }
 
+  /** An orphan seen again under the live client whose tools started it: running again, in that client's watch. */
+  reclaim(record: TrackedRecord, watchId: number): void {
+    this.records.set(identityKey(record), { ...record, status: 'running', watchId });
+    this.dirty = true;
+  }
+
   /** An event for the log alone; what changed a record's fields also calls `changed`. */
   log(kind: LedgerEventKind, subject: TrackedRecord | ActiveEntry, ts: string, extra: Pick<LedgerEvent, 'reason' | 'fromSessionId'> = {}): void {
     this.pendingEvents.push(eventFor(kind, subject, this.sessionId, ts, extra));
@@ -103,6 +109,11 @@ export class SessionRecords {
   /** A record's fields changed: the files and listeners learn of it at the next commit. */
   changed(): void {
     this.dirty = true;
+  }
+
+  /** Costs were measured: the summary shows the new figures (nothing to write or announce: they change every poll). */
+  measured(): void {
+    this.summaryCache = undefined;
   }
 
   /** Hands what changed to the log (at once), the debounced writers and the listeners. */

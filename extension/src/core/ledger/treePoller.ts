@@ -5,13 +5,15 @@
  * tracker's.
  */
 import type { Logger } from '../../../../common/src/logger';
-import type { AgentSession } from '../../../../common/src/protocol';
-import type { ProcessIdentity, ProcessMonitor } from '../processes/types';
+import type { AgentSession, ClientTools } from '../../../../common/src/protocol';
+import type { ProcessLimits } from '../processes/processLimits';
+import type { ProcessIdentity, ProcessInfo, ProcessMonitor } from '../processes/types';
 import { identityKey } from './formats';
 import { aliveKeys } from './processChecks';
 import { recordFromInfo, type TrackedRecord } from './records';
 import type { SessionRecords } from './sessionRecords';
 import { diffSnapshot } from './snapshotDiff';
+import { UsageSampler } from './usageSampler';
 
 /** A managed terminal as the ledger watches it. */
 export interface TerminalWatch {
@@ -23,6 +25,12 @@ export interface TerminalWatch {
   runActive: boolean;
   /** The agent session of the terminal's last run: what appears there from then on is recorded as its. */
   agentSession?: AgentSession;
+  /** The caps set on its shell, once they are. */
+  limits?: ProcessLimits;
+  /** An MCP client watched instead of a terminal (ledger.watchClient): its processes are recorded as its own tools'. */
+  readonly clientTools?: ClientTools;
+  /** Which processes of one snapshot of the machine are the watch's (a client's tree without its MCP servers); default: the root's descendants. */
+  readonly select?: (table: readonly ProcessInfo[]) => ProcessInfo[];
 }
 
 /** What a poll checks besides the watched trees. */
@@ -34,6 +42,8 @@ export interface PollScope {
 }
 
 export class TreePoller {
+  private readonly usage = new UsageSampler();
+
   constructor(
     private readonly monitor: ProcessMonitor,
     private readonly logger: Logger,
@@ -59,8 +69,22 @@ export class TreePoller {
         this.records.end(record, 'completed');
       }
     }
+    const measured = live.filter((r) => seen.has(identityKey(r)) || alive.has(identityKey(r)));
     if (scope.ports) {
-      await this.refreshPorts(live.filter((r) => seen.has(identityKey(r)) || alive.has(identityKey(r))));
+      await this.refreshPorts(measured);
+    }
+    await this.measure(measured);
+  }
+
+  /** CPU, memory and terminal waits of `records` where the OS tells; best effort, like ports. */
+  private async measure(records: readonly TrackedRecord[]): Promise<void> {
+    if (!this.monitor.usage || records.length === 0) return;
+    try {
+      const usages = await this.monitor.usage(records);
+      this.usage.sample(records, usages, Date.now(), new Set(this.records.live().map(identityKey)));
+      this.records.measured();
+    } catch (error) {
+      this.logger.debug('ledger: process usage unavailable', error);
     }
   }
 
@@ -92,7 +116,7 @@ export class TreePoller {
     if (!shell) {
       return;
     }
-    const descendants = await this.monitor.descendants(shell.pid);
+    const descendants = watch.select ? watch.select(await this.monitor.listAll()) : await this.monitor.descendants(shell.pid);
     // Checked after the walk: if the shell is still the same process, the walk saw its children.
     if (!(await this.monitor.isAlive(shell))) {
       watch.shell = 'gone';
@@ -106,9 +130,21 @@ export class TreePoller {
       record.parentPid = info.ppid;
       this.records.changed();
     }
+    if (watch.clientTools) this.reclaimOrphans(watch, diff.seen);
     const ts = this.records.timestamp();
     for (const info of diff.added) {
-      this.records.track(recordFromInfo(info, watch.name, watch.id, watch.agentSession), info.ppid === shell.pid ? 'started' : 'spawned', ts);
+      this.records.track(recordFromInfo(info, watch.name, watch.id, watch.agentSession, watch.clientTools), info.ppid === shell.pid ? 'started' : 'spawned', ts);
+    }
+  }
+
+  /**
+   * Orphans an earlier window adopted from a client that still lives and attached again (the window
+   * reloaded) are that client's running processes again: never offered to kill_orphans.
+   */
+  private reclaimOrphans(watch: TerminalWatch, seen: ReadonlySet<string>): void {
+    for (const key of seen) {
+      const record = this.records.get(key);
+      if (record?.status === 'orphaned' && record.clientTools?.pid === watch.clientTools?.pid) this.records.reclaim(record, watch.id);
     }
   }
 

@@ -27,6 +27,10 @@ export interface ProcStat {
    */
   readonly startCode: string;
   readonly startStack: string;
+  /** CPU time in user and kernel mode, in clock ticks (fields 14 and 15). */
+  readonly cpuTicks: number;
+  /** Resident set size in pages (field 24). */
+  readonly rssPages: number;
 }
 
 /**
@@ -63,12 +67,47 @@ export function parseProcStat(text: string): ProcStat | undefined {
     startTicks,
     startCode: fields[23] ?? '0',
     startStack: fields[25] ?? '0',
+    cpuTicks: Number(fields[11]) + Number(fields[12]),
+    rssPages: Number(fields[21]),
   };
 }
 
 /** Zombies (Z) and dead tasks (X) are exited processes waiting to be reaped, not running ones. */
 export function isExitedState(state: string): boolean {
   return state === 'Z' || state === 'X' || state === 'x';
+}
+
+/**
+ * The values of `names` in a /proc/PID/environ text (NUL-separated NAME=value), or undefined when
+ * none is there. Searched, not split: environments run to many kilobytes and most carry no mark.
+ */
+export function environValues(raw: string, names: readonly string[]): Record<string, string> | undefined {
+  let found: Record<string, string> | undefined;
+  for (const name of names) {
+    const key = `${name}=`;
+    let at: number;
+    if (raw.startsWith(key)) {
+      at = key.length;
+    } else {
+      const i = raw.indexOf(`\0${key}`);
+      if (i < 0) continue;
+      at = i + 1 + key.length;
+    }
+    const end = raw.indexOf('\0', at);
+    (found ??= {})[name] = raw.slice(at, end < 0 ? raw.length : end);
+  }
+  return found;
+}
+
+/** AT_PAGESZ from /proc/self/auxv (pairs of native words, type then value): the page size in bytes. */
+export function auxvPageSize(auxv: Buffer): number | undefined {
+  const AT_PAGESZ = 6n;
+  for (let i = 0; i + 16 <= auxv.length; i += 16) {
+    const type = auxv.readBigUInt64LE(i);
+    if (type === 0n) break;
+    if (type === AT_PAGESZ) return Number(auxv.readBigUInt64LE(i + 8));
+  }
+  return undefined;
 }
 
 /** /proc/PID/cmdline: arguments separated (and usually terminated) by NUL. */

@@ -29,7 +29,9 @@ import {
   ticksToIso,
   type ProcStat,
 } from './linuxProcParsers';
+import { scanMarkedProcesses } from './linuxMarks';
 import { LinuxSockets } from './linuxSockets';
+import { LinuxUsage } from './linuxUsage';
 import { ProcReader, YIELD_EVERY, yieldToEventLoop } from './procReader';
 import { descendantsFromTable } from './processTree';
 import {
@@ -37,9 +39,11 @@ import {
   UNKNOWN_ACTIVITY,
   isActionablePid,
   type KillOptions,
+  type MarkedProcess,
   type ProcessIdentity,
   type ProcessInfo,
   type ProcessMonitor,
+  type ProcessUsage,
   type ShellActivity,
   type TreeKillResult,
 } from './types';
@@ -65,6 +69,7 @@ export class LinuxProcessMonitor implements ProcessMonitor {
   private readonly root: string;
   private readonly reader = new ProcReader();
   private readonly sockets: LinuxSockets;
+  private readonly costs: LinuxUsage;
   private readonly childrenFileSupported: boolean;
   private boot: { key: string; btime: number } | undefined;
   private infos = new Map<number, CachedInfo>();
@@ -73,6 +78,7 @@ export class LinuxProcessMonitor implements ProcessMonitor {
     this.logger = options.logger ?? silentLogger;
     this.root = options.procRoot ?? '/proc';
     this.sockets = new LinuxSockets(this.reader, this.root);
+    this.costs = new LinuxUsage(this.root, this.reader, (ticks) => this.startKey(ticks));
     this.childrenFileSupported = existsSync(`${this.root}/${process.pid}/task/${process.pid}/children`);
     if (!this.childrenFileSupported) {
       this.logger.info('processes: /proc/PID/task/TID/children is not available; descendants use full snapshots');
@@ -164,6 +170,19 @@ export class LinuxProcessMonitor implements ProcessMonitor {
 
   portHolders(port: number): Promise<number[]> {
     return this.sockets.portHolders(port);
+  }
+
+  markedProcesses(names: readonly string[]): Promise<MarkedProcess[]> {
+    const describe = (pid: number): { stat: ProcStat; info: ProcessInfo } | undefined => {
+      const stat = this.readStat(pid);
+      const info = stat && this.toInfo(stat, true);
+      return stat && info ? { stat, info } : undefined;
+    };
+    return scanMarkedProcesses({ root: this.root, reader: this.reader, describe }, names);
+  }
+
+  async usage(ids: readonly ProcessIdentity[]): Promise<ProcessUsage[]> {
+    return this.costs.read(ids);
   }
 
   async probeShell(shellPid: number): Promise<ShellActivity> {

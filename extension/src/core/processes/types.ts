@@ -104,7 +104,38 @@ export interface ProcessMonitor {
   socketInodes?(pids: number[]): Promise<string[]>;
   /** What the terminal of this shell is doing right now. Cheap: called every few hundred ms. */
   probeShell(shellPid: number): Promise<ShellActivity>;
+  /**
+   * Optional (Linux, macOS): the user's own processes whose environment carries any of the
+   * variables `names`, with their values. Reads every process's environment: for startup, never
+   * for polling.
+   */
+  markedProcesses?(names: readonly string[]): Promise<MarkedProcess[]>;
+  /** Optional (Linux): CPU time, memory and state of these processes; gone or reused pids are absent. */
+  usage?(ids: readonly ProcessIdentity[]): Promise<ProcessUsage[]>;
   dispose(): void;
+}
+
+/** A process found by the mark in its environment. */
+export interface MarkedProcess {
+  readonly info: ProcessInfo;
+  /** The marks' values, by variable name (only those present). */
+  readonly marks: Readonly<Record<string, string>>;
+  /**
+   * A session leader that owns a controlling terminal: a terminal's shell itself (the pty made
+   * it so), not something the shell started (a `setsid` child has no terminal).
+   */
+  readonly terminalShell: boolean;
+}
+
+/** What a process costs right now. */
+export interface ProcessUsage {
+  readonly pid: number;
+  readonly startTime: string;
+  /** User plus system CPU time since it started, in seconds. */
+  readonly cpuSeconds: number;
+  readonly rssBytes: number;
+  /** Stopped (`T`: e.g. a background job that tried to read its terminal) or blocked reading its terminal. */
+  readonly waitingForTerminal: boolean;
 }
 
 export const DEFAULT_KILL_GRACE_MS = 1500;

@@ -40,6 +40,10 @@ export interface RunLaunch {
   readonly waitMode: WaitMode;
   /** The agent session whose call started it (the ledger records it on what the run starts). */
   readonly agentSession?: AgentSession;
+  /** It runs in the sandbox (core/sandbox/): why (`vscode`, `confined`), and whether the network is open inside. */
+  readonly sandbox?: { readonly mode: 'vscode' | 'confined'; readonly network: boolean };
+  /** The line typed instead of the command (the command wrapped in the sandbox runtime); results still name the command. */
+  readonly typedLine?: string;
 }
 
 export interface RunProgress {
@@ -62,6 +66,8 @@ export class CommandRun {
   readonly id = nextRunId++;
   readonly startedAt: number;
   private endedAt: number | undefined;
+  /** When the last end event came, completion began (drains, output close) and the state was set: a call's stage timings. */
+  readonly marks: { endEvent?: number; finishing?: number; finished?: number } = {};
   private runState: RunState = { kind: 'running' };
   private readonly tracker: CompletionTracker;
   private readonly drains: ExecutionDrains;
@@ -168,7 +174,8 @@ export class CommandRun {
   }
 
   executionEnded(id: unknown, exitCode: number | undefined): void {
-    this.tracker.executionEnded(id, exitCode, this.env.now());
+    this.marks.endEvent = this.env.now();
+    this.tracker.executionEnded(id, exitCode, this.marks.endEvent);
     this.reschedule();
   }
 
@@ -401,6 +408,7 @@ export class CommandRun {
     this.finishing = true;
     this.stopTimers();
     const completedAt = this.env.now();
+    this.marks.finishing = completedAt;
     await this.drains.settle(this.config.drainTimeoutMs);
     // The output is final: close it so the log file holds everything before anyone reads it.
     await this.output.close();
@@ -412,6 +420,7 @@ export class CommandRun {
       return;
     }
     this.endedAt = completedAt;
+    this.marks.finished = this.env.now();
     this.setState(endedEarly ? { kind: 'completed', exitCode, endedEarly } : { kind: 'completed', exitCode, ...(exitCodeSource ? { exitCodeSource } : {}) });
   }
 }

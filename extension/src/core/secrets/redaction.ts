@@ -10,8 +10,9 @@
  * Every pattern is anchored on a prefix or a key name, so hashes, UUIDs and base64 payloads pass.
  * The rules run only on the lines secretLines.ts finds with a few native scans: most output has none.
  */
-import { PRIVATE_KEY_END, secretLines, secretLiteral, type SecretLiteral } from './secretLines';
+import { PRIVATE_KEY_END, secretLines } from './secretLines';
 import { isSecretName, secretValues } from './secretNames';
+import { ValueScanner } from './valueScanner';
 
 export interface Redacted {
   readonly text: string;
@@ -75,7 +76,7 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
 export class Redactor {
   private readonly enabled: boolean;
   private readonly literal: RegExp | undefined;
-  private readonly literalValues: readonly SecretLiteral[];
+  private readonly literalValues: ValueScanner;
   private readonly literalNames: ReadonlyMap<string, string>;
   private readonly extra: readonly RegExp[];
   /** Patterns of the settings that do not compile, for the caller to report. */
@@ -87,7 +88,7 @@ export class Redactor {
     this.literalNames = new Map(values.map(({ name, value }) => [value, name]));
     const literal = values.map(({ value }) => escapeRegExp(value)).join('|');
     this.literal = values.length > 0 ? new RegExp(literal, 'g') : undefined;
-    this.literalValues = values.map(({ value }) => secretLiteral(value));
+    this.literalValues = new ValueScanner(values.map(({ value }) => value));
     const extra: RegExp[] = [];
     const invalid: string[] = [];
     for (const source of options.extraPatterns ?? []) {

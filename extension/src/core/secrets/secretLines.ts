@@ -1,12 +1,14 @@
 /**
  * Where in a text a secret may be: the lines around every place one of redaction.ts's rules could
  * match, found with native `indexOf` scans for a few characters the rules need (`_ - : = @ I J B`,
- * `ken ` and the environment's secret values) and a sticky check at each hit. Most output holds
- * none of them, so the full rules run on a few lines instead of every byte (docs/benchmarks.md).
+ * `ken `) and a sticky check at each hit, and one pass for all the environment's secret values
+ * (valueScanner.ts). Most output holds none of them, so the full rules run on a few lines instead
+ * of every byte (docs/benchmarks.md).
  * A superset by construction: each check is a necessary condition of a rule, and every rule's match
  * lies on the lines returned (a private-key block runs to its END line or the text's end; an
  * assignment may have up to 3 whitespace characters, newlines too, on each side of its `:`/`=`).
  */
+import type { ValueScanner } from './valueScanner';
 
 /** Before `_`: GitHub (`ghp_`, `github_pat_`), npm, Stripe (`sk_live_`). */
 const UNDERSCORE_PREFIX = /(?<=gh[pousr]|github|npm|[rs]k)_/y;
@@ -60,25 +62,6 @@ function mayEndSecretKey(text: string, index: number): boolean {
   return (end >= 3 && KEY_ENDINGS_4.has(packed(text, end, 4))) || (end >= 2 && KEY_ENDINGS_3.has(packed(text, end, 3)));
 }
 
-/** A secret value to find literally, scanned for from its least common character (V8's indexOf hunts the first character of what it looks for). */
-export interface SecretLiteral {
-  readonly value: string;
-  /** Where in `value` the scan starts. */
-  readonly anchor: number;
-}
-
-/** Roughly how common a character is in output: lower case, digits and `space - . / : _` most. */
-function commonness(code: number): number {
-  if ((code >= 97 && code <= 122) || code === 32 || code === 45 || code === 46 || code === 47 || code === 58 || code === 95) return 2;
-  return code >= 48 && code <= 57 ? 1 : 0;
-}
-
-export function secretLiteral(value: string): SecretLiteral {
-  let anchor = 0;
-  for (let i = 1; i < value.length; i++) if (commonness(value.charCodeAt(i)) < commonness(value.charCodeAt(anchor))) anchor = i;
-  return { value, anchor };
-}
-
 const at = (pattern: RegExp, text: string, index: number): boolean => {
   pattern.lastIndex = index;
   return pattern.test(text);
@@ -97,7 +80,7 @@ function lineEnd(text: string, index: number): number {
  * Ranges `[start, end)` of whole lines, sorted and apart, that may hold a secret: `literals` are
  * the environment's secret values, matched wherever they appear. Empty: the text holds none.
  */
-export function secretLines(text: string, literals: readonly SecretLiteral[]): Array<readonly [number, number]> {
+export function secretLines(text: string, literals?: ValueScanner): Array<readonly [number, number]> {
   const spans: Array<readonly [number, number]> = [];
   /** The lines from the one holding `from` to the one holding `to` (exclusive end). */
   const add = (from: number, to: number): void => {
@@ -138,12 +121,7 @@ export function secretLines(text: string, literals: readonly SecretLiteral[]): A
   for (let i = text.indexOf('ken '); i >= 0; i = text.indexOf('ken ', i + 1)) {
     if (i >= 2 && at(AUTH_SCHEME, text, i - 2)) add(i, i);
   }
-  for (const { value, anchor } of literals) {
-    const rest = value.slice(anchor);
-    for (let i = text.indexOf(rest, anchor); i >= 0; i = text.indexOf(rest, i + 1)) {
-      if (text.startsWith(value, i - anchor)) add(i - anchor, i - anchor + value.length);
-    }
-  }
+  literals?.scan(text, (start, end) => add(start, end));
   return merge(spans);
 }
 

@@ -19,6 +19,8 @@ const MAX_ENVIRON_BYTES = 256 * 1024;
 const MAX_CHILDREN = 16;
 /** Bound on a refresh: a run start or a result waits no longer for it (what was known before stays). */
 const REFRESH_BOUND_MS = 500;
+/** Bound on the values kept from terminals that closed (their processes may still be logged). */
+const MAX_CLOSED_VALUES = 256;
 
 /** The secret-named entries of a NUL-separated environ block. */
 export function secretEntries(environ: string): Record<string, string> {
@@ -80,6 +82,11 @@ interface Known {
 
 export class TerminalSecrets {
   private readonly known = new Map<string, Known>();
+  /** Values of terminals that closed (value to name): a process they started may outlive them in the process log. */
+  private readonly closed = new Map<string, string>();
+  /** Bumped whenever a terminal's values change, for anyTerminal's cache. */
+  private version = 0;
+  private any?: { readonly key: string; readonly version: number; readonly redactor: Redactor };
   private readonly platform: NodeJS.Platform;
   private readonly baseEnv: Env;
 
@@ -108,11 +115,17 @@ export class TerminalSecrets {
     const onProc = this.platform === 'linux' && shellPid !== undefined;
     const shell = before && before.shellPid === shellPid ? before.shell : onProc ? await procSecretEnviron(shellPid, this.options.procRoot) : {};
     const children = onProc ? await Promise.all((await procChildren(shellPid, this.options.procRoot)).map((pid) => procSecretEnviron(pid, this.options.procRoot))) : [];
-    const configured = secretEntries(Object.entries(this.options.configuredEnv?.() ?? {}).map(([k, v]) => `${k}=${v ?? ''}`).join('\0'));
+    const configured = this.configuredSecrets();
     const values = Object.assign({}, before?.values, configured, shell, ...children) as Record<string, string>;
     // Only what the extension host's own redactor does not already know.
     for (const [name, value] of Object.entries(values)) if (this.baseEnv[name] === value) delete values[name];
+    if (JSON.stringify(values) !== JSON.stringify(before?.values ?? {})) this.version++;
     this.known.set(terminal, { shellPid, shell, values, ...(before?.redactor ? { redactor: before.redactor } : {}) });
+  }
+
+  /** The secret-named variables of the terminals' configured env (terminal.integrated.env.<platform>). */
+  private configuredSecrets(): Record<string, string> {
+    return secretEntries(Object.entries(this.options.configuredEnv?.() ?? {}).map(([k, v]) => `${k}=${v ?? ''}`).join('\0'));
   }
 
   /** The secret-named variables seen in the terminal and not in the extension host's environment. */
@@ -129,7 +142,37 @@ export class TerminalSecrets {
     return known.redactor.redactor;
   }
 
+  /**
+   * The redactor for text that belongs to no one terminal or may quote any (the extension log, the
+   * process log and ledger, whose command lines may carry a terminal-only secret): the window's,
+   * plus every terminal's own variables, those of closed terminals too, and the configured env of
+   * terminals to come (a command is checked and logged before its terminal exists).
+   */
+  anyTerminal(settings: RedactionSettings): Redactor {
+    const configured = this.configuredSecrets();
+    const key = JSON.stringify([settings.redactSecrets, settings.redactPatterns, configured]);
+    if (this.any?.key !== key || this.any.version !== this.version) {
+      const values: Record<string, string> = {};
+      const add = (name: string, value: string): void => {
+        // Two terminals may hold one name with different values: both are kept (`2_DEPLOY_TOKEN` is still secret-named).
+        let key = name;
+        for (let i = 2; values[key] !== undefined && values[key] !== value; i++) key = `${i}_${name}`;
+        values[key] = value;
+      };
+      for (const [name, value] of Object.entries(configured)) if (this.baseEnv[name] !== value) add(name, value);
+      for (const [value, name] of this.closed) add(name, value);
+      for (const known of this.known.values()) for (const [name, value] of Object.entries(known.values)) add(name, value);
+      const redactor = Object.keys(values).length === 0 ? redactorFor(settings) : redactorFor(settings, { ...this.baseEnv, ...values });
+      this.any = { key, version: this.version, redactor };
+    }
+    return this.any.redactor;
+  }
+
   forget(terminal: string): void {
+    for (const [name, value] of Object.entries(this.known.get(terminal)?.values ?? {})) {
+      if (this.closed.size >= MAX_CLOSED_VALUES) this.closed.delete(this.closed.keys().next().value!);
+      this.closed.set(value, name);
+    }
     this.known.delete(terminal);
   }
 }

@@ -44,8 +44,10 @@ export function notReadyMessage(terminal: string, timeoutMs: number, seen: Ready
 }
 
 /** Status already_running: the tail of the running server's output, and what to do instead of a second copy. */
-export function alreadyRunningResult(server: DevServer, tail: string, strategy: StrategyName): TerminalRunResult {
+export function alreadyRunningResult(server: DevServer, tail: string, strategy: StrategyName, owner?: string): TerminalRunResult {
   const terminal = server.terminal ?? 'default';
+  // Several agents share a folder: the one that did not start it must not stop or duplicate it.
+  const whose = owner ? ' If that is not your session, the server is that session\'s: use it, and do not restart or stop it.' : '';
   const where = server.urls.length > 0 ? ` at ${server.urls.join(', ')}` : server.ports.length > 0 ? ` on port ${server.ports.join(', ')}` : '';
   return {
     status: 'already_running',
@@ -57,7 +59,7 @@ export function alreadyRunningResult(server: DevServer, tail: string, strategy: 
     server,
     message:
       `Not started again: \`${server.command}\` already runs in terminal ${quoteName(terminal)}${server.pid !== undefined ? ` (pid ${server.pid})` : ''}${where}, ` +
-      `started ${formatDuration(server.uptimeMs)} ago${server.cwd ? ` in ${server.cwd}` : ''}. Use it as it is; ` +
+      `started ${formatDuration(server.uptimeMs)} ago${server.cwd ? ` in ${server.cwd}` : ''}${owner ? ` by ${owner}` : ''}.${whose} Use it as it is; ` +
       `terminal_state {name: ${quoteName(terminal)}} shows its output. To replace it, call terminal_run again with restart: true ` +
       `(its process tree is killed first), or stop it with ${stopCall(terminal)}.`,
   };

@@ -13,6 +13,7 @@ import type { CallServers } from '../servers/devServers';
 import type { ShepherdSettings } from '../settings';
 import type { TerminalSessions } from '../terminals/terminalSessions';
 import { callDeadline, type CallDeadline, type CallMeta } from './callDeadline';
+import { CallTimings } from './callTimings';
 import type { SecretAsker } from './secretQuestion';
 
 /** What a caller brings to a call (the bridge: from the MCP request). */
@@ -28,6 +29,8 @@ export interface CallOptions {
   readonly approver?: (answerTimeoutMs: number) => ApprovalPort;
   /** Asks the person about a prompt for a secret (the client's elicitation) instead of the window's notification, told the same bound. */
   readonly secretAsker?: (answerTimeoutMs: number) => SecretAsker;
+  /** The call's stage marks, when its caller started them (otherwise from the context's making). */
+  readonly timings?: CallTimings;
 }
 
 /** The window's parts every call works with; the terminal service holds one. */
@@ -60,12 +63,15 @@ export interface CallContext extends CheckContext {
   /** Who is asked about a prompt for a secret; undefined: the window's notification. */
   readonly secretAsker: SecretAsker | undefined;
   readonly now: () => number;
+  /** The call's stage marks, from its arrival (returned only when meta.timings asks). */
+  readonly timings: CallTimings;
 }
 
 /** Calls that bring no session share this one. */
 const DEFAULT_SESSION = 'window';
 
 export function callContext(parts: CallParts, options: CallOptions): CallContext {
+  const timings = options.timings ?? new CallTimings(parts.now);
   const settings = parts.settings();
   return {
     sessions: parts.sessions,
@@ -85,6 +91,7 @@ export function callContext(parts: CallParts, options: CallOptions): CallContext
     secretAsker: options.secretAsker?.(parts.answerTimeoutMs),
     logger: parts.logger,
     now: parts.now,
+    timings,
   };
 }
 

@@ -14,6 +14,7 @@ import type { CommandRun } from '../run/commandRun';
 import { describeEnd } from '../run/runState';
 import { isSensitivePrompt } from '../run/sensitivePrompts';
 import type { RunningServer } from '../servers/serverPlan';
+import { isEchoOffWait } from './secretGuard';
 import type { ShepherdSettings } from '../settings';
 import { isControlKey } from '../terminals/shellCommands';
 import { nestedSession, shellInfo } from '../terminals/shellKind';
@@ -97,7 +98,7 @@ export function planInput(params: InputParams, context: Pick<CallContext, 'sessi
   // A secret is the person's to type; the model may still cancel (Ctrl+C and the other keys).
   if (!key && run?.state.kind === 'waiting_for_input') {
     // As detected, or as drawn since (an OS-detected read may come before its prompt is drawn).
-    const prompt = [run.state.prompt, run.progress().lastLine].find(isSensitivePrompt);
+    const prompt = [run.state.prompt, run.progress().lastLine].find(isSensitivePrompt) ?? (isEchoOffWait(run) ? run.state.prompt : undefined);
     if (prompt !== undefined) throw sensitivePromptError(session.name, prompt);
   }
   const enter = (params.enter ?? true) && !key;

@@ -5,6 +5,7 @@
  */
 import { cancelledBeforeStartError, restartFailedError } from '../errors';
 import type { CommandRun } from '../run/commandRun';
+import type { PreparedSandbox } from '../sandbox/commandSandbox';
 import type { TerminalSession } from '../terminals/terminalSession';
 import type { CallContext } from './callContext';
 import type { RunPlan } from './runPlan';
@@ -20,6 +21,8 @@ export async function startRun(
   call: Pick<CallContext, 'sessions' | 'servers' | 'signal' | 'settings' | 'meta'>,
   /** Bounded work on the reserved terminal before the command is typed (reading its environment). */
   beforeRun?: (session: TerminalSession) => Promise<void>,
+  /** The command runs in the sandbox: typed as the runtime's line, for this terminal's shell and directory. */
+  sandbox?: PreparedSandbox,
 ): Promise<StartedRun> {
   const { sessions, servers, signal, settings } = call;
   const agentSession = call.meta?.agentSession;
@@ -34,7 +37,8 @@ export async function startRun(
       throw cancelledBeforeStartError();
     }
     await beforeRun?.(session);
-    const run = await sessions.startRun(session, plan.command, { cwd: reservation.cwd, waitMode: plan.waitMode, ...(agentSession ? { agentSession } : {}) }, settings);
+    const sandboxed = sandbox && { sandbox: { mode: sandbox.mode, network: sandbox.network }, typedLine: sandbox.line(reservation.cwd, session.shell.kind) };
+    const run = await sessions.startRun(session, plan.command, { cwd: reservation.cwd, waitMode: plan.waitMode, ...(agentSession ? { agentSession } : {}), ...sandboxed }, settings);
     return { session, run };
   } finally {
     reservation.release();

@@ -6,13 +6,14 @@
  */
 import type { TerminalRunResult } from '../../../../common/src/protocol';
 import { ShepherdError } from '../errors';
-import type { RunProgress } from '../run/commandRun';
+import type { CommandRun, RunProgress } from '../run/commandRun';
 import type { Redactor } from '../secrets/redaction';
 import { redactResult } from '../secrets/resultRedaction';
+import { terminalReadsSecret } from '../secrets/ttyEcho';
 import type { ShepherdSettings } from '../settings';
 import type { CallOptions } from './callContext';
 import { runResult } from './runResult';
-import { sensitiveCancelledMessage } from './runMessages';
+import { sensitiveCancelledMessage, sensitivePromptMessage } from './runMessages';
 import type { StartedRun } from './runStart';
 import type { SecretPrompt } from './secretQuestion';
 
@@ -38,16 +39,31 @@ export function redactedProgress(options: CallOptions, redactor: Redactor): Call
   return { ...options, onProgress: (progress: RunProgress) => onProgress({ ...progress, lastLine: redactor.redact(progress.lastLine).text }) };
 }
 
+/** Waits at prompts found secret by the terminal's echo (their wording named nothing): terminal_input refuses them too. */
+const echoOffWaits = new WeakSet<object>();
+
+/** Whether the run's present wait was found to read a secret with the terminal's echo off (ttyEcho.ts). */
+export function isEchoOffWait(run: Pick<CommandRun, 'state'>): boolean {
+  return echoOffWaits.has(run.state);
+}
+
 /**
- * A result at a prompt for a secret: under global auto-approve the command is cancelled (Ctrl+C,
- * a bounded wait for its end) and the result says why; otherwise `tell` hands it to the person.
+ * A result at a prompt for a secret (by its wording, or by the terminal's echo being off while a
+ * line is read): under global auto-approve the command is cancelled (Ctrl+C, a bounded wait for
+ * its end) and the result says why; otherwise `tell` hands it to the person.
  */
 export async function guardSecretPrompt(
-  result: TerminalRunResult,
+  found: TerminalRunResult,
   { session, run }: StartedRun,
   settings: ShepherdSettings,
   tell: (prompt: SecretPrompt) => void,
+  readsSecret: (shellPid: number | undefined) => Promise<boolean> = terminalReadsSecret,
 ): Promise<TerminalRunResult> {
+  let result = found;
+  if (!result.sensitive && result.status === 'waiting_for_input' && run.active && (await readsSecret(session.shellPid))) {
+    echoOffWaits.add(run.state);
+    result = { ...result, sensitive: true, message: sensitivePromptMessage(session.name) };
+  }
   if (!result.sensitive || !run.active) return result;
   if (!settings.globalAutoApprove) {
     tell({ runId: run.id, terminal: session.name, command: run.command, prompt: result.prompt ?? '' });

@@ -4,12 +4,12 @@
  * plan (runPlan.ts, no side effects), check (checks/, every command decided before anything
  * happens), start (runStart.ts) and await (awaitRun.ts, the one place a wait becomes a result).
  */
-import { limits, type InputParams, type PreviousRun, type RunParams, type StateParams, type TerminalInfo, type TerminalRunResult } from '../../../../common/src/protocol';
+import { limits, type InputParams, type PreviousRun, type RunParams, type SandboxReport, type StateParams, type TerminalInfo, type TerminalRunResult } from '../../../../common/src/protocol';
 import type { ApprovalPort, CommandCheck } from '../checks/commandCheck';
 import { ANSWER_TIMEOUT_MS, checkCall, type DecisionRecord } from '../checks/checkCall';
 import { devServerOnceCheck } from '../checks/devServerOnce';
 import { workspaceTrustCheck } from '../checks/workspaceTrust';
-import { cancelledBeforeStartError, noRunYetError } from '../errors';
+import { cancelledBeforeStartError, noRunYetError, sandboxedInputError } from '../errors';
 import { Emitter, type Disposable } from '../events';
 import type { CommandRun } from '../run/commandRun';
 import type { Redactor } from '../secrets/redaction';
@@ -22,12 +22,15 @@ import type { TerminalSession, TerminalSessionView } from '../terminals/terminal
 import { TerminalSessions, type TerminalSessionsDependencies } from '../terminals/terminalSessions';
 import { awaitRun, reportNow, type AwaitDetails } from './awaitRun';
 import { callContext, type CallContext, type CallOptions, type CallParts } from './callContext';
+import { CallTimings } from './callTimings';
 import { describeCallPath } from './callDeadline';
 import { previousRunNote } from './runMessages';
 import { keySentResult, type ResultDetails } from './runResult';
-import { callTimeout, planInput, planRun, type WaitHow } from './runPlan';
+import { callTimeout, planInput, planRun, type RunPlan, type WaitHow } from './runPlan';
 import { startRun, type StartedRun } from './runStart';
 import { guardSecretPrompt, redactedCall, redactedProgress } from './secretGuard';
+import { deniedNote, leaveOffer, sandboxFor, sandboxReport } from './sandboxRun';
+import { sandboxMode, type CommandSandbox, type PreparedSandbox } from '../sandbox/commandSandbox';
 import { SecretQuestions, type SecretPrompt } from './secretQuestion';
 
 export interface TerminalServiceDependencies extends Omit<TerminalSessionsDependencies, 'now'> {
@@ -50,6 +53,10 @@ export interface TerminalServiceDependencies extends Omit<TerminalSessionsDepend
   readonly answerTimeoutMs?: number;
   /** Each terminal's own secret-named variables, for its redactor (shared with the run log files'). */
   readonly terminalSecrets?: TerminalSecrets;
+  /** The window's sandbox: VS Code's chat.agent.sandbox.* honoured, and auto-approved lines confined (core/sandbox/). */
+  readonly sandbox?: CommandSandbox;
+  /** The OS the sandbox is chosen for (process.platform). */
+  readonly platform?: NodeJS.Platform;
 }
 
 /** A call was cancelled while its command goes on (the person pressed Stop, or the client gave up). */
@@ -90,12 +97,16 @@ export class TerminalService implements Disposable {
   private readonly reported = new WeakMap<CommandRun, Reported>();
   private readonly secrets: TerminalSecrets;
   private readonly forgetClosed: Disposable;
+  private readonly sandbox: CommandSandbox | undefined;
+  private readonly platform: NodeJS.Platform;
 
   constructor(deps: TerminalServiceDependencies) {
     const now = deps.now ?? (() => performance.now());
     this.sessions = new TerminalSessions({ ...deps, now });
     this.onDidChange = this.sessions.onDidChange;
     this.secrets = deps.terminalSecrets ?? new TerminalSecrets();
+    this.sandbox = deps.sandbox;
+    this.platform = deps.platform ?? process.platform;
     this.secretQuestions = new SecretQuestions((prompt) => this.secretPromptEmitter.fire(prompt), deps.logger);
     this.forgetClosed = this.sessions.onDidChange((change) => {
       if (change.kind === 'sessionClosed') this.secrets.forget(change.session.name);
@@ -121,17 +132,25 @@ export class TerminalService implements Disposable {
 
   /** terminal_run: plan, check, start (stop a restarted server, reserve the terminal in the call's directory, type), await per waitMode; what the model reads is redacted. */
   async run(params: RunParams, options: CallOptions = {}): Promise<TerminalRunResult> {
-    return redactedCall(this.runCall(params, redactedProgress(options, this.redactorOf(params.name))), this.redactorOf);
+    return this.timed(options, (timed) => redactedCall(this.runCall(params, redactedProgress(timed, this.redactorOf(params.name))), this.redactorOf));
   }
 
   /** terminal_state: the current or last run of a terminal, optionally waiting for it (redacted). */
   async state(params: StateParams, options: CallOptions = {}): Promise<TerminalRunResult> {
-    return redactedCall(this.stateCall(params, redactedProgress(options, this.redactorOf(params.name))), this.redactorOf);
+    return this.timed(options, (timed) => redactedCall(this.stateCall(params, redactedProgress(timed, this.redactorOf(params.name))), this.redactorOf));
   }
 
   /** terminal_input: type text into a running command (an answer, a key such as Ctrl+C, or a command at a nested shell's prompt), then wait (redacted). */
   async input(params: InputParams, options: CallOptions = {}): Promise<TerminalRunResult> {
-    return redactedCall(this.inputCall(params, redactedProgress(options, this.redactorOf(params.name))), this.redactorOf);
+    return this.timed(options, (timed) => redactedCall(this.inputCall(params, redactedProgress(timed, this.redactorOf(params.name))), this.redactorOf));
+  }
+
+  /** Carries the call's stage marks from its arrival; the result has them only when the caller asked (meta.timings). */
+  private async timed(options: CallOptions, call: (options: CallOptions) => Promise<TerminalRunResult>): Promise<TerminalRunResult> {
+    const timings = options.timings ?? new CallTimings(this.parts.now);
+    const result = await call({ ...options, timings });
+    timings.mark('redaction');
+    return options.meta?.timings ? { ...result, timings: timings.done() } : result;
   }
 
   private async runCall(params: RunParams, options: CallOptions): Promise<TerminalRunResult> {
@@ -141,14 +160,54 @@ export class TerminalService implements Disposable {
     // A task's client follows it to the end: without a timeout of its own, it waits as long as any call may.
     const asked = call.meta?.task && params.timeoutMs === undefined ? { ...params, timeoutMs: limits.maxTimeoutMs } : params;
     const planned = await planRun(asked, call);
+    call.timings.mark('plan');
     const checked = await checkCall(planned, call, (_, command) => planRun({ ...asked, command }, call));
+    call.timings.mark('checks');
     if (checked.kind === 'answer') return checked.result;
     const plan = checked.call;
+    // Fail closed: a sandbox that should confine it and cannot run here refuses the call before anything is typed.
+    const sandbox = await sandboxFor(this.sandbox, plan.command, call.settings, checked.safety, this.platform);
     const previous = await this.unreportedEnd(plan.session);
+    const details = { ...(checked.safety ? { safety: checked.safety } : {}), ...(previous ? { previous } : {}) };
+    const result = await this.startAndAwait(plan, call, details, sandbox);
+    return sandbox ? this.afterSandboxed(asked, plan.terminal, result, sandbox, call, details) : result;
+  }
+
+  private async startAndAwait(plan: RunPlan, call: CallContext, details: AwaitDetails, sandbox: PreparedSandbox | undefined): Promise<TerminalRunResult> {
     // The terminal's own environment is read before the run's output (and its log file's redactor) exists.
-    const started = await startRun(plan, call, (session) => this.secrets.refresh(session.name, session.shellPid));
+    const started = await startRun(
+      plan,
+      call,
+      async (session) => {
+        call.timings.mark('start');
+        await this.secrets.refresh(session.name, session.shellPid);
+        call.timings.mark('environment');
+      },
+      sandbox,
+    );
+    call.timings.mark('start');
     this.reported.set(started.run, { final: false, cycle: 0 });
-    return this.await(started, plan.wait, call, { ...(checked.safety ? { safety: checked.safety } : {}), ...(previous ? { previous } : {}) });
+    return this.await(started, plan.wait, call, details);
+  }
+
+  /** The sandbox's report on the result; after a denial, the person asked whether to run it outside (or with the network), and that run's result when approved. */
+  private async afterSandboxed(params: RunParams, terminal: string, result: TerminalRunResult, sandbox: PreparedSandbox, call: CallContext, details: AwaitDetails): Promise<TerminalRunResult> {
+    const report = sandboxReport(result, sandbox);
+    // As VS Code: only a command that failed is offered a way out; one that succeeded despite a denial is only told.
+    const failed = result.status === 'completed' && result.exitCode !== undefined && result.exitCode !== 0;
+    const offer = failed ? leaveOffer(params.command, report, call.settings) : { kind: 'none' as const, note: undefined };
+    if (offer.kind === 'none') return withSandbox(result, report, offer.note ?? deniedNote(report));
+    const again = await planRun({ ...params, name: terminal }, call);
+    const asked = await checkCall(again, { ...call, checks: [offer.check], audit: undefined }, (_, command) => planRun({ ...params, name: terminal, command }, call));
+    if (asked.kind === 'answer') {
+      // checkCall's not_approved result says which (no offer, so no safety to read it from).
+      const answered = { ...report, retry: { as: offer.as, answer: asked.result.message?.startsWith('The user did not answer') ? ('unanswered' as const) : ('declined' as const) } };
+      return withSandbox(result, answered, deniedNote(answered));
+    }
+    const retried = offer.as === 'network' ? await this.sandbox?.prepare(params.command, sandbox.mode, call.settings.vscodeSandbox, { allowNetwork: true }) : undefined;
+    const second = await this.startAndAwait(asked.call, call, details, retried);
+    const answered = { ...report, retry: { as: offer.as, answer: 'approved' as const } };
+    return withSandbox(second, answered, deniedNote(answered));
   }
 
   private async stateCall(params: StateParams, options: CallOptions): Promise<TerminalRunResult> {
@@ -172,7 +231,9 @@ export class TerminalService implements Disposable {
     const planned = planInput(params, call);
     const checked = await checkCall(planned, call, (_, text) => Promise.resolve(planInput({ ...params, text }, call)));
     if (checked.kind === 'answer') return checked.result;
-    const { session, run, text, enter, timeoutMs } = checked.call;
+    const { session, run, text, enter, timeoutMs, command } = checked.call;
+    // A program started in the sandbox confines what is typed into it; one started outside does not, and then nothing is typed while the sandbox is on.
+    if (command && run && !run.launch.sandbox && sandboxMode(call.settings, this.platform, checked.safety)) throw sandboxedInputError(session.name, command.shell.kind);
     session.type(text, enter);
     if (!run) return keySentResult(session.name, session.strategy.name);
     // A key such as "a" to a watcher starts its next cycle: that is what the call waits for.
@@ -242,8 +303,15 @@ export class TerminalService implements Disposable {
   private async await(started: StartedRun, how: WaitHow, call: CallContext, details: AwaitDetails): Promise<TerminalRunResult> {
     const { session, run } = started;
     const outcome = await awaitRun(started, how, call, details);
+    // From typing to the shell's end event, its confirmation (probe, settle), the drains and output close, then the result.
+    const { endEvent, finishing, finished } = run.marks;
+    if (endEvent !== undefined) call.timings.mark('shell', endEvent);
+    if (finishing !== undefined) call.timings.mark('completion', finishing);
+    if (finished !== undefined) call.timings.mark('drain', finished);
+    call.timings.mark('report');
     // What the command's processes hold now (a variable the shell's rc exported) is redacted from this result on.
     await this.secrets.refresh(session.name, session.shellPid);
+    call.timings.mark('environment');
     const awaited = await guardSecretPrompt(outcome, started, call.settings, (prompt) => this.secretQuestions.tell(prompt, session, run, call.secretAsker, call.answerTimeoutMs));
     const result = this.noteReported(run, awaited);
     if (result.status === 'cancelled' && run.active) {
@@ -281,4 +349,8 @@ export class TerminalService implements Disposable {
     };
     return { run: previous, note: previousRunNote(session.name, run.command, describeEnd(run.state)) };
   }
+}
+
+function withSandbox(result: TerminalRunResult, sandbox: SandboxReport, note: string | undefined): TerminalRunResult {
+  return { ...result, sandbox, ...(note ? { message: result.message ? `${result.message} ${note}` : note } : {}) };
 }

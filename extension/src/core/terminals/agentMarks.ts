@@ -5,11 +5,11 @@
  * commands out of the person's shell history, as VS Code's chat.tools.terminal.preventShellHistory
  * does per shell: the shell scripts (VS Code's and ours) read VSCODE_PREVENT_SHELL_HISTORY and set
  * bash HISTCONTROL=ignorespace, zsh HIST_IGNORE_SPACE, fish private mode, a PSReadLine history
- * handler; zsh lines are then typed with a leading space. Not bash, for now: in VS Code's bash
- * script that mode (HISTCONTROL=ignorespace) reports a line by $BASH_COMMAND, its first simple
- * command alone, and the output of a `for` loop run that way never reached its execution (the
- * soak's racing runs came back empty), so bash terminals keep the person's history settings.
+ * handler; bash and zsh lines are then typed with a leading space. In that mode
+ * (HISTCONTROL=ignorespace, as Ubuntu's default `ignoreboth`) VS Code's bash script reports a line
+ * by $BASH_COMMAND, its first simple command alone: executionRouting.ts matches it to the run.
  */
+import { processMarkEnv } from '../ledger/processMarks';
 import type { ShellKind } from './shellKind';
 
 /** AI_AGENT when the client is not known. */
@@ -43,21 +43,24 @@ export interface AgentMarks {
   readonly agent: string;
   /** chat.tools.terminal.preventShellHistory. */
   readonly preventShellHistory: boolean;
+  /** The ledger session and terminal name every process started there inherits (ledger/processMarks.ts). */
+  readonly ledger?: { readonly session: string; readonly terminal: string };
 }
 
 /** A terminal opened for no particular client, with VS Code's default history setting. */
 export const DEFAULT_MARKS: AgentMarks = { agent: DEFAULT_AGENT, preventShellHistory: true };
 
 /** The variables that mark a managed terminal's environment. */
-export function agentEnv(marks: AgentMarks, kind: ShellKind): Record<string, string> {
+export function agentEnv(marks: AgentMarks): Record<string, string> {
   return {
     AI_AGENT: marks.agent,
     TERMINAL_SHEPHERD: '1',
-    ...(marks.preventShellHistory && kind !== 'bash' ? { VSCODE_PREVENT_SHELL_HISTORY: '1' } : {}),
+    ...(marks.ledger ? processMarkEnv(marks.ledger.session, marks.ledger.terminal) : {}),
+    ...(marks.preventShellHistory ? { VSCODE_PREVENT_SHELL_HISTORY: '1' } : {}),
   };
 }
 
-/** The line as typed: a leading space keeps it out of zsh's history (the scripts set it up for it). */
+/** The line as typed: a leading space keeps it out of bash's and zsh's history (the scripts set them up for it). */
 export function historyFreeLine(kind: ShellKind, line: string, preventShellHistory: boolean): string {
-  return preventShellHistory && kind === 'zsh' && !line.startsWith(' ') ? ` ${line}` : line;
+  return preventShellHistory && (kind === 'bash' || kind === 'zsh') && !line.startsWith(' ') ? ` ${line}` : line;
 }

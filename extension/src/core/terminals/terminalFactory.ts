@@ -38,7 +38,8 @@ export async function openSession(
   const { shell } = plan;
   const failures: string[] = [];
   for (const strategy of plan.chain) {
-    const opened = await strategy.open({ name, shell, cwd, settings, marks: { agent: plan.agent, preventShellHistory: settings.preventShellHistory } }, context);
+    const marks = { agent: plan.agent, preventShellHistory: settings.preventShellHistory, ...(context.ledgerSession ? { ledger: { session: context.ledgerSession, terminal: name } } : {}) };
+    const opened = await strategy.open({ name, shell, cwd, settings, marks }, context);
     if ('failure' in opened) {
       failures.push(`${strategy.name}: ${opened.failure}`);
       context.logger.warn(`terminal "${name}": ${strategy.name} strategy failed (${opened.failure}); trying the next one`);

@@ -40,6 +40,8 @@ export interface TerminalSessionsDependencies {
   readonly descendants?: (pid: number) => Promise<Array<{ readonly pid: number; readonly ppid: number }>>;
   /** The OS the shells run on (default: this process's). */
   readonly platform?: NodeJS.Platform;
+  /** The ledger session every terminal's environment names (ledger/processMarks.ts). */
+  readonly ledgerSession?: string;
 }
 
 /** Where a call runs its command: the directory it asked for, else the terminal's own; a terminal opened for it starts in the workspace folder. */
@@ -89,6 +91,7 @@ export class TerminalSessions implements Disposable {
       descendants: deps.descendants ?? (() => Promise.resolve([])),
       platform: this.platform,
       logger: deps.logger,
+      ...(deps.ledgerSession !== undefined ? { ledgerSession: deps.ledgerSession } : {}),
       events: { start: (e) => this.onStart(e), end: (e) => this.onEnd(e), close: (e) => this.onClose(e) },
     };
   }
@@ -168,7 +171,7 @@ export class TerminalSessions implements Disposable {
    * it was launched.
    */
   async startRun(session: TerminalSession, command: string, launch: RunLaunch, settings: ShepherdSettings): Promise<CommandRun> {
-    const prepared = await session.strategy.prepareCommand(command, session.shell.kind, session.runsDir);
+    const prepared = await session.strategy.prepareCommand(launch.typedLine ?? command, session.shell.kind, session.runsDir);
     const run = this.newRun(session, command, launch, settings);
     const subscriptions = new DisposableStore();
     subscriptions.add(

@@ -2,12 +2,13 @@
  * Words and numbers the process UI shows: ages, ports, one-line descriptions, kill reports.
  * Pure (no vscode), so every string a user reads is unit-tested.
  */
+import { formatCost, type ProcessCost } from '../../../../common/src/processCost';
 import type { KillResult } from '../../../../common/src/protocol';
 
 export { flattenProcesses } from '../../core/ledger/processForest';
 
 /** The fields of a process the texts use (TrackedProcess and LedgerSummary entries both have them). */
-export interface ProcessFacts {
+export interface ProcessFacts extends ProcessCost {
   readonly pid: number;
   readonly name: string;
   readonly ports: readonly number[];
@@ -51,6 +52,8 @@ export function processDescription(p: ProcessFacts, now: number): string {
   if (ports) parts.push(ports);
   const age = formatAge(p.startedAt, now);
   if (age !== undefined) parts.push(age);
+  const cost = formatCost(p, ' · ');
+  if (cost) parts.push(cost);
   return parts.join(' · ');
 }
 

@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { DisposableStore, type Disposable } from '../../core/events';
+import { ownerLabel } from '../../../../common/src/format';
 import type { TrackedProcess } from '../../../../common/src/protocol';
 import type { ChangeFeed } from './changeFeed';
 import type { ProcessUiDependencies } from './dependencies';
@@ -94,7 +95,10 @@ function terminalItem(group: TerminalGroup): vscode.TreeItem {
   // gets a new id: VS Code keeps a known row's collapsible state, so a leaf would turn collapsed.
   item.id = `terminal:${group.name}${hasChildren ? '' : ':empty'}`;
   const parts: string[] = [];
-  if (!group.open) parts.push('closed');
+  const client = group.processes[0]?.clientTools;
+  // A client's own processes (its shell tool's), grouped under the client: no terminal to be open or closed.
+  if (client) parts.push(`outside managed terminals · client pid ${client.pid}`);
+  else if (!group.open) parts.push('closed');
   else if (group.shellPid !== undefined) parts.push(`shell pid ${group.shellPid}`);
   if (group.urls.length > 0) parts.push(group.urls[0]!);
   if (group.busy && group.command) parts.push(group.command);
@@ -157,7 +161,9 @@ export function processItem(row: ProcessRow, now: number): vscode.TreeItem {
     `Started ${escapeMarkdown(formatStartTime(p.startedAt))}${age ? ` \\(${age} ago\\)` : ''} in terminal ${escapeMarkdown(p.terminalName)}`,
   ];
   if (p.ports.length > 0) lines.push('', `Listening on ${escapeMarkdown(formatPorts(p.ports))}`);
-  if (row.orphan) lines.push('', 'Left running by an earlier window.');
+  const owner = ownerLabel(p);
+  if (owner) lines.push('', `Started by ${escapeMarkdown(owner)}`);
+  if (row.orphan) lines.push('', p.clientTools ? 'Left running by a client that is gone or no longer connected.' : 'Left running by an earlier window.');
   item.tooltip = new vscode.MarkdownString(lines.join('\n'));
   item.accessibilityInformation = { label: `${p.name}, ${processDescription(p, now)}${row.orphan ? ', orphaned' : ''}` };
   return item;

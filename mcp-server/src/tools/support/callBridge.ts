@@ -8,6 +8,9 @@ import { agentSessionOf } from './agentSession';
 import { askThroughElicitation } from './elicitation';
 import { progressMessage, type TaskCall, type ToolContext, type ToolExtra } from './toolContext';
 
+/** A client (a benchmark) that sets this in a tools/call request's `_meta` gets the call's stage timings in its result. */
+export const TIMINGS_META = 'terminalShepherd/timings';
+
 export async function callBridge<K extends Exclude<MethodKey, 'hello'>>(
   context: ToolContext,
   key: K,
@@ -36,6 +39,7 @@ export async function callBridge<K extends Exclude<MethodKey, 'hello'>>(
     ...(info ? { client: { name: info.name.slice(0, 200), version: info.version.slice(0, 100) } } : {}),
     ...(task ? { task: true } : deadline),
     ...(agentSession ? { agentSession } : {}),
+    ...(extra._meta?.[TIMINGS_META] === true ? { timings: true } : {}),
   };
   const onApprovalAsk = context.canElicit() ? (question: ApprovalAskParams, signal: AbortSignal) => askThroughElicitation(extra, question, signal) : undefined;
   return context.bridge.request(key, params, { signal: task?.signal ?? extra.signal, meta, ...(onProgress ? { onProgress } : {}), ...(onApprovalAsk ? { onApprovalAsk } : {}) });

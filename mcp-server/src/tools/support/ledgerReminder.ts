@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { formatDuration } from '../../../../common/src/format';
+import { formatCost } from '../../../../common/src/processCost';
 import { ledgerEntrySchema, serverEntrySchema, type LedgerSummary } from '../../../../common/src/protocol';
 
 /** Most processes listed per group; the rest are counted. */
@@ -48,7 +49,8 @@ function entryLine(entry: LedgerEntry, now: number): string {
   const ports = entry.ports.length > 0 ? `, listening on ${entry.ports.join(', ')}` : '';
   const age = Date.parse(entry.startedAt);
   const since = Number.isFinite(age) ? `, up ${formatDuration(Math.max(0, now - age))}` : '';
-  return `- ${entry.name}, pid ${entry.pid}${ports}, terminal ${JSON.stringify(entry.terminalName)}${since}`;
+  const cost = formatCost(entry);
+  return `- ${entry.name}, pid ${entry.pid}${ports}, terminal ${JSON.stringify(entry.terminalName)}${since}${cost ? `, ${cost}` : ''}`;
 }
 
 /** Empty when nothing runs: no noise on responses that have nothing to remind of. */

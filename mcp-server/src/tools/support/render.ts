@@ -1,6 +1,7 @@
 /** Text renderings of tool results: what a model reads when it ignores structuredContent. */
-import { formatDuration } from '../../../../common/src/format';
-import type { AgentSession, DevServer, KillResult, ListProcessesResult, TerminalInfo, TerminalRunResult, TrackedProcess, WorkspaceInfoResult } from '../../../../common/src/protocol';
+import { formatCost } from '../../../../common/src/processCost';
+import { formatDuration, ownerLabel } from '../../../../common/src/format';
+import type { DevServer, KillResult, ListProcessesResult, TerminalInfo, TerminalRunResult, TrackedProcess, WorkspaceInfoResult } from '../../../../common/src/protocol';
 
 
 const quote = (s: string): string => JSON.stringify(s);
@@ -16,6 +17,7 @@ export function renderRunResult(result: TerminalRunResult): string {
   if (result.status === 'waiting_for_input') lines.push(`Prompt: ${quote(result.prompt ?? '')}`);
   if (result.ready && result.ready.urls.length > 0) lines.push(`URLs: ${result.ready.urls.join(', ')}`);
   if (result.server && result.server.urls.length > 0) lines.push(`URLs: ${result.server.urls.join(', ')}`);
+  if (result.cost) lines.push(`Its terminal's processes: ${result.cost.processes} process${result.cost.processes === 1 ? '' : 'es'}, ${formatCost(result.cost)}.`);
   if (result.watch) lines.push(`Watching (${result.watch.tool}, cycle ${result.watch.cycle}): ${result.watch.summary.join(' · ') || 'no summary line'}`);
   if (result.message) lines.push(result.message);
   if (result.nextCall) lines.push(`Next call: ${result.nextCall.tool} ${JSON.stringify(result.nextCall.arguments)}`);
@@ -31,11 +33,6 @@ export function renderRunResult(result: TerminalRunResult): string {
   return lines.join('\n');
 }
 
-/** "claude-code session 4f2…": whose call started a command (list with session "mine" for one's own). */
-function sessionLabel(session: AgentSession): string {
-  return `${session.client || 'a client'} session ${session.id}`;
-}
-
 export function renderTerminalList(terminals: readonly TerminalInfo[]): string {
   if (terminals.length === 0) {
     return 'No managed terminals. terminal_run creates one (name "default" unless you give a name).';
@@ -49,7 +46,7 @@ export function renderTerminalList(terminals: readonly TerminalInfo[]): string {
         const status = t.status ? ` (${t.status}${t.exitCode !== undefined ? `, exit code ${t.exitCode}` : ''})` : '';
         parts.push(`${t.busy ? 'running' : 'last'}: ${t.command}${status}`);
       }
-      if (t.agentSession) parts.push(`started by ${sessionLabel(t.agentSession)}`);
+      if (t.agentSession) parts.push(`started by ${ownerLabel(t)}`);
       if (!t.shellIntegration) parts.push('no shell integration');
       return parts.join(' · ');
     })
@@ -60,9 +57,11 @@ function processLine(p: TrackedProcess, depth: number, now: number): string[] {
   const ports = p.ports.length > 0 ? ` · listening on ${p.ports.join(', ')}` : '';
   const started = Date.parse(p.startedAt);
   const age = Number.isFinite(started) ? ` · up ${formatDuration(Math.max(0, now - started))}` : '';
-  // A tree's descendants belong to its root's session: said once, on the root.
-  const session = depth === 0 && p.agentSession ? ` · started by ${sessionLabel(p.agentSession)}` : '';
-  const line = `${'  '.repeat(depth)}- ${p.name} (pid ${p.pid}, parent ${p.parentPid})${ports}${age}${session}: ${p.commandLine}`;
+  // A tree's descendants belong to its root's owner: said once, on the root.
+  const owner = depth === 0 ? ownerLabel(p) : undefined;
+  const session = owner ? ` · started by ${owner}` : '';
+  const cost = formatCost(p);
+  const line = `${'  '.repeat(depth)}- ${p.name} (pid ${p.pid}, parent ${p.parentPid})${ports}${age}${cost ? ` · ${cost}` : ''}${session}: ${p.commandLine}`;
   return [line, ...(p.children ?? []).flatMap((c) => processLine(c, depth + 1, now))];
 }
 
@@ -71,10 +70,11 @@ export function renderProcesses(result: ListProcessesResult, now = Date.now()): 
   const byTerminal = new Map<string, TrackedProcess[]>();
   for (const p of result.active) byTerminal.set(p.terminalName, [...(byTerminal.get(p.terminalName) ?? []), p]);
   for (const [terminal, processes] of byTerminal) {
-    blocks.push(`Terminal ${quote(terminal)}:\n${processes.flatMap((p) => processLine(p, 0, now)).join('\n')}`);
+    const where = processes[0]?.clientTools ? `Outside managed terminals, ${quote(terminal)}` : `Terminal ${quote(terminal)}`;
+    blocks.push(`${where}:\n${processes.flatMap((p) => processLine(p, 0, now)).join('\n')}`);
   }
   if (result.orphaned.length > 0) {
-    blocks.push(`Orphaned (left running by an earlier window; kill_orphans ends them):\n${result.orphaned.flatMap((p) => processLine(p, 0, now)).join('\n')}`);
+    blocks.push(`Orphaned (left running by an earlier window or a client that is gone; kill_orphans ends them):\n${result.orphaned.flatMap((p) => processLine(p, 0, now)).join('\n')}`);
   }
   return blocks.length > 0 ? blocks.join('\n\n') : 'No process started from a managed terminal is running, and there are no orphans.';
 }

@@ -33,11 +33,17 @@ export async function toolResult<T extends Record<string, unknown>>(
   render: (result: T) => string,
 ): Promise<CallToolResult> {
   try {
+    const started = performance.now();
     const result = await work();
+    const worked = performance.now();
     const reminder = await currentReminder(context);
+    const reminded = performance.now();
+    const text = withReminderText(render(result), reminder);
+    // A call that asked for its stage timings (a benchmark) gets this server's share too.
+    const timings = isTimings(result.timings) ? { timings: { ...result.timings, bridge: worked - started - (result.timings.total ?? 0), ledgerReminder: reminded - worked, mcpServer: performance.now() - reminded } } : {};
     return {
-      content: [{ type: 'text', text: withReminderText(render(result), reminder) }],
-      structuredContent: reminder ? { ...result, ledger: reminder } : result,
+      content: [{ type: 'text', text }],
+      structuredContent: { ...result, ...(reminder ? { ledger: reminder } : {}), ...timings },
     };
   } catch (error) {
     const message = failureMessage(error, context);
@@ -47,6 +53,8 @@ export async function toolResult<T extends Record<string, unknown>>(
     return { isError: true, content: [{ type: 'text', text: withReminderText(message, reminder) }] };
   }
 }
+
+const isTimings = (value: unknown): value is Record<string, number> => typeof value === 'object' && value !== null;
 
 /** Expected failures say what happened and what to do; anything else is logged and reported plainly. */
 function failureMessage(error: unknown, context: ToolContext): string {

@@ -43,6 +43,11 @@ describe('ui format', () => {
     assert.equal(processDescription({ pid: 42, name: 'sleep', ports: [], startedAt: '' }, T0), 'pid 42');
   });
 
+  it('processDescription: what it costs after the age, joined as the other fields are', () => {
+    const yes = { pid: 7, name: 'yes', ports: [], startedAt: at(12_000), cpuPercent: 96.4, rssBytes: 1.2 * 1024 ** 3 };
+    assert.equal(processDescription(yes, T0), 'pid 7 · 12s · 96% CPU · 1.2 GB');
+  });
+
   it('processPhrase and listPhrases name processes in sentences', () => {
     assert.equal(processPhrase({ pid: 7, name: 'python3', ports: [8000], startedAt: '' }), 'python3 (pid 7, :8000)');
     assert.equal(processPhrase({ pid: 7, name: '', ports: [], startedAt: '' }), 'process (pid 7)');

@@ -35,7 +35,7 @@ export const PAGER_ENV: Readonly<Record<string, string>> = {
  * (agentMarks.ts), and the private folder and (for PowerShell) the shared script for commandText.ts.
  */
 export function managedEnv(kind: ShellKind, files?: Pick<IntegrationFiles, 'runsDir' | 'pwshCommon'>, marks: AgentMarks = DEFAULT_MARKS): Record<string, string> {
-  const env: Record<string, string> = { ...PAGER_ENV, ...agentEnv(marks, kind) };
+  const env: Record<string, string> = { ...PAGER_ENV, ...agentEnv(marks) };
   if (files !== undefined) env[RUNS_DIR_VARIABLE] = files.runsDir;
   if (files !== undefined && kind === 'pwsh') env[PWSH_COMMON_VARIABLE] = files.pwshCommon;
   // zsh imports PROMPT_EOL_MARK from the environment; empty means no mark after output without a

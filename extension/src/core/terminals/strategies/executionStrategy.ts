@@ -36,6 +36,8 @@ export interface StrategyContext {
   readonly descendants: (pid: number) => Promise<Array<{ readonly pid: number; readonly ppid: number }>>;
   readonly platform: NodeJS.Platform;
   readonly logger: Logger;
+  /** The ledger session whose mark the terminal's environment carries (ledger/processMarks.ts). */
+  readonly ledgerSession?: string;
   /** Where a terminal that reports its own executions (the extension-owned one) sends them. */
   readonly events: {
     readonly start: (event: ExecutionEvent) => void;

@@ -32,8 +32,15 @@ const SHEPHERD_COVERS: ReadonlySet<ShellKind> = new Set(['bash', 'zsh', 'fish', 
  * command's start and turns itself off under ConstrainedLanguage (its method calls would fail
  * there), while ours reports the real exit code from the prompt, with its source, in any
  * language mode (shell/pwsh.ps1).
+ * bash too: once HISTCONTROL ignores spaces or duplicates (Ubuntu's default `ignoreboth`, or
+ * VS Code's own history prevention) VS Code's bash script reports a line by $BASH_COMMAND, its
+ * first simple command, as a trusted command line; for `for …; do …; done` or `a && b` that is
+ * not the line executeCommand sent, so VS Code opens a second execution, and when its start, its
+ * output and its end reach the extension host together the output is lost (its read() listens a
+ * microtask late; the soak's racing `for` loops came back empty). Ours reports no command line
+ * (VS Code then gives the output to the execution executeCommand returned), whatever HISTCONTROL says.
  */
-const SHEPHERD_FIRST: ReadonlySet<ShellKind> = new Set(['zsh', 'pwsh']);
+const SHEPHERD_FIRST: ReadonlySet<ShellKind> = new Set(['bash', 'zsh', 'pwsh']);
 
 export function strategyChain(input: ChainInput): StrategyName[] {
   const chain: StrategyName[] = [];

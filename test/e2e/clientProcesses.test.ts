@@ -1,0 +1,120 @@
+// An MCP client's own processes in a real VS Code: fake clients (test/fixtures/fakeClient) start
+// the real MCP server (dist/mcp-server.js) over stdio with the SDK, then their "own tools" start a
+// sleep, a loopback server and a double-forked sleep. They are listed as that client's, become
+// orphans when it exits and kill_orphans ends them (ground truth from /proc); an unrelated process
+// is never listed. Two clients with different sessions in one folder: the second's start of the
+// same dev server names the first's session and terminal.
+import assert from 'node:assert/strict';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ListProcessesResult, TrackedProcess } from '../../common/src/protocol';
+import { repoRoot, serverScript, toolText } from '../support/mcpClient';
+import { alive, flatten, freePort, openShepherdWindow, suiteWindow, waitFor } from '../support/shepherdE2e';
+
+const FAKE_CLIENT = path.join(repoRoot, 'test', 'fixtures', 'fakeClient', 'fakeClient.mjs');
+
+interface FakeClient {
+  readonly child: ChildProcess;
+  readonly pid: number;
+  send(command: object): Promise<Record<string, unknown>>;
+}
+
+describe('client processes in a real VS Code', function () {
+  if (process.platform !== 'linux') return;
+  this.timeout(240_000);
+  const leftovers: number[] = [];
+  const win = suiteWindow(
+    () => openShepherdWindow({ label: 'client-processes', settings: { 'terminalShepherd.processes.trackClientProcesses': true } }),
+    () => {
+      for (const pid of leftovers) if (alive(pid)) process.kill(pid, 'SIGKILL');
+    },
+  );
+
+  async function startClient(name: string, sessionId: string): Promise<FakeClient> {
+    // Detached: its own process group, as a CLI started from a person's shell.
+    const child = spawn(process.execPath, [FAKE_CLIENT, '--mcp-server', serverScript, '--workspace', win.workspace, '--name', name, '--env', `CLAUDE_CODE_SESSION_ID=${sessionId}`], {
+      detached: true,
+      stdio: ['pipe', 'pipe', 'inherit'],
+      env: { ...process.env, TERMINAL_SHEPHERD_HOME: path.join(win.workspace, '.devtools', 'no-shepherd-home') },
+    });
+    leftovers.push(child.pid!);
+    const lines = createInterface({ input: child.stdout! });
+    const next = (): Promise<Record<string, unknown>> => new Promise((resolve) => lines.once('line', (line) => resolve(JSON.parse(line) as Record<string, unknown>)));
+    await next(); // ready: the MCP server answered initialize
+    return { child, pid: child.pid!, send: (command) => (child.stdin!.write(`${JSON.stringify(command)}\n`), next()) };
+  }
+
+  async function processes(): Promise<ListProcessesResult> {
+    return (await win.run('list_processes', {})) as unknown as ListProcessesResult;
+  }
+  const ownedBy = (list: readonly TrackedProcess[], client: FakeClient): TrackedProcess[] => flatten(list).filter((p) => p.clientTools?.pid === client.pid);
+
+  it("a client's sleep, loopback server and double-forked child are listed as its own, orphaned when it exits, ended by kill_orphans", async () => {
+    const stranger = spawn('sh', ['-c', 'setsid sleep 4242 & exit 0'], { stdio: 'ignore' });
+    await new Promise((resolve) => stranger.once('exit', resolve));
+    const strangerPid = Number(execFileSync('pgrep', ['-fx', 'sleep 4242'], { encoding: 'utf8' }).trim().split('\n')[0]);
+    leftovers.push(strangerPid);
+    const client = await startClient('fake-cli', 'sess-e2e-1');
+    const own = (await client.send({ op: 'spawn', marker: 4300 })) as { sleep: number; server: number; port: number };
+    const forked = Number(execFileSync('pgrep', ['-g', String(client.pid), '-fx', 'sleep 4301'], { encoding: 'utf8' }).trim());
+    leftovers.push(own.sleep, own.server, forked);
+    const mine = [own.sleep, own.server, forked].sort((a, b) => a - b);
+
+    const listed = await waitFor("the client's three processes in list_processes", 15_000, async () => {
+      const owned = ownedBy((await processes()).active, client);
+      return mine.every((pid) => owned.some((p) => p.pid === pid)) ? owned : undefined;
+    });
+    assert.deepEqual(listed.map((p) => p.pid).sort((a, b) => a - b), mine, 'its own processes, not itself nor its MCP server');
+    for (const p of listed) {
+      assert.deepEqual(p.clientTools, { client: 'fake-cli', pid: client.pid, command: 'node' });
+      assert.deepEqual(p.agentSession, { client: 'fake-cli', id: 'sess-e2e-1', from: 'env.CLAUDE_CODE_SESSION_ID' });
+    }
+    assert.deepEqual(listed.find((p) => p.pid === own.server)?.ports, [own.port]);
+    const all = flatten([...(await processes()).active, ...(await processes()).orphaned]);
+    assert.equal(all.some((p) => p.pid === strangerPid), false, 'an unrelated process is never listed');
+    const text = toolText((await win.call('list_processes', {})) as CallToolResult);
+    assert.match(text, /Outside managed terminals, "fake-cli \(own tools\)":/);
+    assert.match(text, new RegExp(`started by fake-cli's own tools \\(client pid ${client.pid}, node\\), fake-cli session sess-e2e-1`));
+
+    void client.send({ op: 'exit' }).catch(() => undefined);
+    await waitFor('the client to exit', 10_000, () => !alive(client.pid));
+    const orphaned = await waitFor('its processes as orphans', 15_000, async () => {
+      const owned = ownedBy((await processes()).orphaned, client);
+      return mine.every((pid) => owned.some((p) => p.pid === pid)) ? owned : undefined;
+    });
+    assert.ok(orphaned.every((p) => p.status === 'orphaned'));
+
+    const killed = (await win.run('kill_orphans', {})) as unknown as { killed: number[]; failed: number[] };
+    assert.deepEqual(killed.failed, []);
+    for (const pid of mine) {
+      assert.ok(killed.killed.includes(pid), `kill_orphans ended ${pid}`);
+      await waitFor(`pid ${pid} gone from /proc`, 10_000, () => !alive(pid));
+    }
+    assert.ok(alive(strangerPid), 'the unrelated process lives on');
+    process.kill(strangerPid, 'SIGKILL');
+  });
+
+  it("two clients with different sessions: the second's start of the same dev server names the first's session and terminal", async () => {
+    const port = await freePort();
+    const a = await startClient('fake-cli', 'sess-a');
+    const b = await startClient('fake-cli', 'sess-b');
+    const command = `node -e "require('http').createServer((q, s) => s.end('ok')).listen(${port}, '127.0.0.1', () => console.log('ready on http://127.0.0.1:${port}/'))"`;
+    const first = (await a.send({ op: 'call', tool: 'terminal_run', args: { command, name: 'dev-a', waitMode: 'ready' } })) as unknown as CallToolResult;
+    assert.notEqual(first.isError, true, toolText(first));
+    const startedPid = (first.structuredContent as { ready?: unknown; pid?: number }).pid;
+    const second = (await b.send({ op: 'call', tool: 'terminal_run', args: { command, name: 'dev-b', waitMode: 'ready' } })) as unknown as CallToolResult;
+    const result = second.structuredContent as { status: string; name: string; message: string };
+    assert.equal(result.status, 'already_running', toolText(second));
+    assert.equal(result.name, 'dev-a');
+    assert.match(result.message, /already runs in terminal "dev-a" .* by fake-cli session sess-a\. If that is not your session, the server is that session's/);
+    const listing = toolText((await b.send({ op: 'call', tool: 'terminal_list', args: {} })) as unknown as CallToolResult);
+    assert.match(listing, /"dev-a": busy .* started by fake-cli session sess-a/);
+    assert.doesNotMatch(listing, /"dev-b"/, 'no second terminal was opened for it');
+    const web = await win.run('terminal_input', { name: 'dev-a', text: '\u0003', enter: false });
+    assert.ok(web);
+    if (startedPid) leftovers.push(startedPid);
+    for (const client of [a, b]) void client.send({ op: 'exit' }).catch(() => undefined);
+  });
+});

@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { ValueScanner } from '../../../extension/src/core/secrets/valueScanner';
+import { Random } from '../../soak/random';
+
+/** Every place of every value, by plain indexOf: what the one-pass scan must find. */
+function naive(text: string, values: readonly string[]): string[] {
+  const found: string[] = [];
+  for (const value of new Set(values)) for (let i = text.indexOf(value); i >= 0; i = text.indexOf(value, i + 1)) found.push(`${i}:${i + value.length}`);
+  return found.sort();
+}
+
+function scanned(text: string, scanner: ValueScanner): string[] {
+  const found: string[] = [];
+  scanner.scan(text, (start, end) => found.push(`${start}:${end}`));
+  return found.sort();
+}
+
+describe('ValueScanner', () => {
+  it('finds every place of every value as indexOf does, in 500 random texts (short and long values, values inside others, overlaps, non-ASCII)', () => {
+    const random = new Random(2828);
+    const alphabet = 'ab-_0x中é';
+    const word = (min: number, max: number): string => Array.from({ length: random.int(min, max) }, () => random.pick([...alphabet])).join('');
+    for (let round = 0; round < 500; round++) {
+      const values = Array.from({ length: random.int(1, 6) }, () => word(6, 30));
+      if (random.chance(0.3)) values.push(values[0]!.slice(1, 7));
+      const parts: string[] = [];
+      for (let p = random.int(0, 12); p > 0; p--) parts.push(random.chance(0.4) ? random.pick(values) : word(0, 20));
+      const text = parts.join('');
+      const scanner = new ValueScanner(values);
+      assert.deepEqual(scanned(text, scanner), naive(text, values), `round ${round}: ${JSON.stringify({ values, text })}`);
+    }
+  });
+
+  it('finds a value at the very start and end of the text, overlapping itself, and nothing in a text shorter than every value', () => {
+    const scanner = new ValueScanner(['aaaaaa', 'secret-value-1234567']);
+    assert.deepEqual(scanned('aaaaaaa secret-value-1234567', scanner), ['0:6', '1:7', '8:28']);
+    assert.deepEqual(scanned('aaaaa', scanner), []);
+  });
+});
