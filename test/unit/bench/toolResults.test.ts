@@ -18,9 +18,9 @@ describe('what a terminal tool returned (the side-by-side bench reads results wi
 
   it("terminal_run: the exit code and the output from its structured result", () => {
     const text = JSON.stringify({ status: 'completed', output: ls.lines[0], exitCode: 2, name: 'bench', durationMs: 40 });
-    assert.deepEqual(readResult('terminal_run', text, ls), { exitCode: 2, shape: 'complete', fullOutputFile: false });
+    assert.deepEqual(readResult('terminal_run', text, ls), { exitCode: 2, shape: 'complete', fullOutputFile: false, durationMs: 40 });
     const big = JSON.stringify({ status: 'completed', output: `1\n...\n200000`, exitCode: 0, name: 'b', durationMs: 900, truncated: true, outputFile: '/w/.devtools/logs/x.log' });
-    assert.deepEqual(readResult('terminal_run', big, seq), { exitCode: 0, shape: 'head and tail', fullOutputFile: true });
+    assert.deepEqual(readResult('terminal_run', big, seq), { exitCode: 0, shape: 'head and tail', fullOutputFile: true, durationMs: 900 });
     assert.equal(readResult('terminal_run', 'error -32602: oops', ls).error, 'error -32602: oops');
   });
 

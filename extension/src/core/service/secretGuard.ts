@@ -14,7 +14,7 @@ import type { ShepherdSettings } from '../settings';
 import type { CallOptions } from './callContext';
 import { runResult } from './runResult';
 import { sensitiveCancelledMessage, sensitivePromptMessage } from './runMessages';
-import type { StartedRun } from './runStart';
+import type { TerminalSession } from '../terminals/terminalSession';
 import type { SecretPrompt } from './secretQuestion';
 
 /** Bound on the wait for the shell to report the end after the Ctrl+C of an auto-cancel. */
@@ -54,7 +54,7 @@ export function isEchoOffWait(run: Pick<CommandRun, 'state'>): boolean {
  */
 export async function guardSecretPrompt(
   found: TerminalRunResult,
-  { session, run }: StartedRun,
+  { session, run }: { readonly session: TerminalSession; readonly run: CommandRun },
   settings: ShepherdSettings,
   tell: (prompt: SecretPrompt) => void,
   readsSecret: (shellPid: number | undefined) => Promise<boolean> = terminalReadsSecret,
