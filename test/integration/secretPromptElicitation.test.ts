@@ -44,7 +44,11 @@ describe('a prompt for a secret, told through the MCP client (elicitation beside
     service = fakeTerminalService(host, () => testSettings, dirs);
     told = [];
     service.onDidAskForSecret((prompt) => told.push(prompt));
-    const handlers = createBridgeHandlers({ terminals: service, ownClientName: 'Visual Studio Code' } as unknown as HandlerDependencies);
+    const handlers = createBridgeHandlers({
+      terminals: service,
+      ownClientName: 'Visual Studio Code',
+      ledger: { treeUsage: () => undefined, limitsOf: () => undefined },
+    } as unknown as HandlerDependencies);
     fixture.handlers.run = handlers.run;
     fixture.handlers.state = handlers.state;
   });

@@ -51,6 +51,16 @@ describe('LedgerStore', () => {
       assert.ok(disk.includes(marker('GitHub token')), disk);
       assert.equal((await s.readEvents()).items.length, 1, 'the line is still valid JSON');
     });
+
+    it("redacts the command line of a client whose own tools started a process, in every file", async () => {
+      const s = store({ redact });
+      const clientTools = { client: 'fake-cli', pid: 99, command: `fake-cli --api-key ${token}` };
+      await s.append([{ ...sampleEvent(1), clientTools }]);
+      await s.updateActive(() => ({ entries: [{ ...entry(5, 'a'), clientTools }], result: undefined }));
+      const disk = readFileSync(s.logPath, 'utf8') + readFileSync(s.activePath, 'utf8');
+      assert.ok(!disk.includes(token), disk);
+      assert.equal(disk.split(`fake-cli --api-key ${marker('GitHub token')}`).length, 3, disk);
+    });
   });
 
   describe('event log', () => {

@@ -7,6 +7,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../../../common/src/logger';
+import type { ClientTools } from '../../../../common/src/protocol';
 import { silentLogger } from '../../../../common/src/logger';
 import { writeFileAtomic } from '../fsUtil';
 import { DEFAULT_LOCK_OPTIONS, withFileLock, type FileLockOptions } from './fileLock';
@@ -100,7 +101,8 @@ export class LedgerStore {
     if (events.length === 0) {
       return Promise.resolve();
     }
-    const lines = events.map((e) => JSON.stringify(e.cmd === undefined ? e : { ...e, cmd: this.redactor()(e.cmd) }));
+    const redact = this.redactor();
+    const lines = events.map((e) => JSON.stringify(withClientRedacted(e.cmd === undefined ? e : { ...e, cmd: redact(e.cmd) }, redact)));
     const done = this.appending.then(async () => {
       const size = await appendLines(this.logPath, lines);
       if (size > this.maxLogBytes()) {
@@ -169,7 +171,7 @@ export class LedgerStore {
       const current = await this.readActive();
       const next = mutate(current.entries);
       const redact = this.redactor();
-      const entries = next.entries.map((entry) => ({ ...entry, commandLine: redact(entry.commandLine) }));
+      const entries = next.entries.map((entry) => withClientRedacted({ ...entry, commandLine: redact(entry.commandLine) }, redact));
       if (current.corrupt || JSON.stringify(entries) !== JSON.stringify(current.entries)) {
         const file: ActiveFile = { version: 1, updatedAt: new Date().toISOString(), entries };
         await writeFileAtomic(this.activePath, `${JSON.stringify(file, null, 2)}\n`);
@@ -185,7 +187,7 @@ export class LedgerStore {
     }
     await fs.mkdir(this.sessionsDir, { recursive: true });
     const redact = this.redactor();
-    const redacted: SessionSummary = { ...summary, processes: summary.processes.map((p) => ({ ...p, commandLine: redact(p.commandLine) })) };
+    const redacted: SessionSummary = { ...summary, processes: summary.processes.map((p) => withClientRedacted({ ...p, commandLine: redact(p.commandLine) }, redact)) };
     await writeFileAtomic(path.join(this.sessionsDir, `${summary.sessionId}.json`), `${JSON.stringify(redacted, null, 2)}\n`);
   }
 
@@ -223,4 +225,10 @@ function ignoreMissing(error: unknown): void {
   if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
     throw error;
   }
+}
+
+/** The client's own command line is a command line too (an API key passed as an argument). */
+function withClientRedacted<T extends object>(item: T, redact: (text: string) => string): T {
+  const client = (item as { readonly clientTools?: ClientTools }).clientTools;
+  return client ? { ...item, clientTools: { ...client, command: redact(client.command) } } : item;
 }
