@@ -31,7 +31,8 @@ const exists = (p: string): boolean => {
 };
 
 const cases: readonly ShellCase[] = [
-  { label: 'bash', shellPath: '/bin/bash', strategies: ['vscode'] },
+  { label: 'bash', shellPath: '/bin/bash', strategies: ['shepherd'] },
+  { label: 'bash-vscode', shellPath: '/bin/bash', strategies: ['vscode'], settings: { 'terminalShepherd.terminal.strategy': 'vscode' } },
   { label: 'bash-no-si', shellPath: '/bin/bash', strategies: ['shepherd'], settings: { 'terminal.integrated.shellIntegration.enabled': false } },
   { label: 'zsh', shellPath: '/usr/bin/zsh', strategies: ['shepherd'] },
   { label: 'zsh-vscode', shellPath: '/usr/bin/zsh', strategies: ['vscode'], settings: { 'terminalShepherd.terminal.strategy': 'vscode' } },
