@@ -76,12 +76,16 @@ describe("an MCP client's own processes in the ledger (real processes)", functio
     const attach = await clients.attach({ pid: client.pid, serverPath: [client.serverPid], client: 'fake-client', session: { id: 'session-a', from: 'env.CLAUDE_CODE_SESSION_ID' } }, 'connection-1');
     assert.deepEqual(attach, { watching: true });
     const own = await started(client);
-    await ledger.tracker.refresh();
-    const active = listed(ledger, 'active');
+    // Polled until the three are listed as the client's (a poll under load may come late), then checked in detail.
+    const active = await waitFor('the client’s three processes', async () => {
+      await ledger.tracker.refresh();
+      const now = listed(ledger, 'active');
+      return [own.sleep, own.server, own.forked].every((pid) => now.some((a) => a.pid === pid && a.clientTools)) ? now : undefined;
+    }, 10_000).catch(() => listed(ledger, 'active'));
     for (const pid of [own.sleep, own.server, own.forked]) {
       const p = active.find((a) => a.pid === pid);
       assert.ok(p, `pid ${pid} listed: ${JSON.stringify(active.map((a) => a.commandLine))}`);
-      assert.deepEqual(p.clientTools, { client: 'fake-client', pid: client.pid, command: 'node' });
+      assert.deepEqual(p.clientTools, { client: 'fake-client', pid: client.pid, command: 'node' }, JSON.stringify(p));
       assert.deepEqual(p.agentSession, { client: 'fake-client', id: 'session-a', from: 'env.CLAUDE_CODE_SESSION_ID' });
       assert.equal(p.terminalName, 'fake-client (own tools)');
     }
