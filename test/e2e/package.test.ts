@@ -197,7 +197,7 @@ describe('the .vsix: npm run package, only what ships, installed into a fresh VS
       await runFromPalette(vsc.page, 'Terminal Shepherd: Show Processes');
       const row = pickRow(vsc.page, `pid ${sleeper.pid} `);
       await row.waitFor({ timeout: 10_000 });
-      assert.match((await row.getAttribute('aria-label')) ?? '', new RegExp(`^sleep, pid ${sleeper.pid} · \\d+s, sleep 297, vsix · shell pid ${ran.pid}$`));
+      assert.match((await row.getAttribute('aria-label')) ?? '', new RegExp(`^sleep, pid ${sleeper.pid} · \\d+s(?: · \\d+% CPU)?(?: · [\\d.]+ [KMGT]?B)?, sleep 297, vsix · shell pid ${ran.pid}$`));
       await vsc.page.keyboard.press('Escape');
     });
 
