@@ -41,7 +41,6 @@ function pythonWithDjango(): string | undefined {
 describe('dev servers in a real VS Code: ready, never twice, port taken, watchers', function () {
   this.timeout(180_000);
   let vitePort = 0;
-  let djangoPort = 0;
   let python = '';
   const leftovers: number[] = [];
   const holders: net.Server[] = [];
@@ -68,7 +67,6 @@ describe('dev servers in a real VS Code: ready, never twice, port taken, watcher
     mkdirSync(path.join(workspace, 'site'));
     const made = spawnSync(python, ['-m', 'django', 'startproject', 'mysite', path.join(workspace, 'site')], { encoding: 'utf8' });
     assert.equal(made.status, 0, `django startproject failed: ${made.stderr}`);
-    djangoPort = await freePort();
     // A TypeScript project for tsc --watch.
     mkdirSync(path.join(workspace, 'tsproj'));
     writeFileSync(path.join(workspace, 'tsproj', 'tsconfig.json'), JSON.stringify({ compilerOptions: { outDir: 'out', strict: true }, files: ['a.ts'] }));
@@ -131,6 +129,8 @@ describe('dev servers in a real VS Code: ready, never twice, port taken, watcher
   });
 
   it("Django's runserver: its ready line comes before the bind; the tool returns only once the port answers", async () => {
+    // Picked now, with VS Code up: one picked before the window opened was once taken by code-server itself.
+    const djangoPort = await freePort();
     const r = await win.run('terminal_run', { command: `${python} manage.py runserver 127.0.0.1:${djangoPort}`, cwd: 'site', name: 'django', waitMode: 'ready', timeout: 60_000 });
     assert.equal(r.status, 'running', String(r.message));
     assert.match(r.output, new RegExp(`Starting development server at http://127\\.0\\.0\\.1:${djangoPort}/`));
