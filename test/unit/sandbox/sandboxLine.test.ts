@@ -32,10 +32,13 @@ describe('sandboxedLine (the line a sandboxed command is typed as)', () => {
       const dir = dirs.make('tshep-line-');
       const runner = path.join(dir, 'printArgs.js');
       writeFileSync(runner, 'process.stdout.write(JSON.stringify({ args: process.argv.slice(2), electron: process.env.ELECTRON_RUN_AS_NODE }))');
+      // Paths with a space, in the test's own folder (nothing is read or written there).
+      const policy = path.join(dir, 'policy one.json');
+      const cwd = path.join(dir, 'a b');
       for (const command of HARD) {
-        const line = sandboxedLine({ execPath: process.execPath, runnerPath: runner }, '/p/policy one.json', command, '/work/a b', kind);
+        const line = sandboxedLine({ execPath: process.execPath, runnerPath: runner }, policy, command, cwd, kind);
         const printed = JSON.parse(execFileSync(shell, [...args, line], { encoding: 'utf8' })) as { args: string[]; electron: string };
-        assert.deepEqual(printed, { args: ['/p/policy one.json', `cd '/work/a b' && ${command}`], electron: '1' }, `${kind}: ${line}`);
+        assert.deepEqual(printed, { args: [policy, `cd '${cwd}' && ${command}`], electron: '1' }, `${kind}: ${line}`);
       }
     });
   }
