@@ -91,9 +91,10 @@ describe("an MCP client's own processes in the ledger (real processes)", functio
     }
     assert.deepEqual(active.find((a) => a.pid === own.server)?.ports, [own.port]);
     for (const pid of [client.pid, client.serverPid, stranger.pid!, process.pid]) assert.equal(active.some((a) => a.pid === pid), false, `pid ${pid} not listed`);
-    // The log says whose they are.
-    const startedLine = (await ledger.events()).find((e) => e.pid === own.sleep && e.event === 'started');
-    assert.deepEqual(startedLine?.clientTools, { client: 'fake-client', pid: client.pid, command: 'node' });
+    // The log says whose they are. Events are appended in the background: waited for (bounded) on a loaded machine.
+    const startedLine = await waitFor('the sleep’s discovery in the log', async () => (await ledger.events()).find((e) => e.pid === own.sleep && (e.event === 'started' || e.event === 'spawned')), 10_000);
+    assert.equal(startedLine.event, 'started', JSON.stringify(startedLine));
+    assert.deepEqual(startedLine.clientTools, { client: 'fake-client', pid: client.pid, command: 'node' });
   });
 
   it('the client exits: its processes are orphans, kill_orphans ends them (checked in /proc), a stranger lives on', async () => {

@@ -86,6 +86,26 @@ describe('ProcessTracker logic (fake process table, every OS)', function () {
     assert.deepEqual(w.tracker.summary(), { running: [], orphaned: [] });
   });
 
+  it('a child born since the last poll under a client’s own-tools process is logged as that client’s before it is killed', async () => {
+    const w = await t.openWindow(undefined, { settings: ON_DEMAND });
+    const client = t.fake.spawn(1, 'node', 'node claude.js');
+    const clientTools = { client: 'claude-code', pid: client.pid, command: 'node' };
+    w.tracker.watchClient({
+      identity: identity(client),
+      label: 'claude-code (own tools)',
+      clientTools,
+      select: (table) => table.filter((p) => p.ppid === client.pid),
+    });
+    const server = t.fake.spawn(client.pid, 'node', 'node server.js');
+    await w.tracker.refresh();
+    const worker = t.fake.spawn(server.pid, 'node', 'node worker.js'); // no poll has seen it
+
+    assert.deepEqual(await w.tracker.kill(server.pid), { killed: [server.pid, worker.pid], failed: [] });
+    const spawned = (await w.events()).find((e) => e.event === 'spawned' && e.pid === worker.pid);
+    assert.deepEqual(spawned?.clientTools, clientTools);
+    assert.equal(spawned?.terminal, 'claude-code (own tools)');
+  });
+
   it('kill(pid) never logs a tracked process as killed when a stranger in the tree had reused its pid: that one completed, the stranger is logged', async () => {
     const w = await t.openWindow(undefined, { settings: ON_DEMAND });
     const shell = t.openTerminal(w.tracker, 'dev');

@@ -58,7 +58,7 @@ export async function killRecords(deps: RecordKillDeps, records: SessionRecords,
 /** A process of a tracked tree that no poll saw: recorded (and logged) under the tree's terminal. */
 function recordUnseen(records: SessionRecords, info: ProcessInfo, treeRoot: TrackedRecord): void {
   const record: TrackedRecord = {
-    ...recordFromInfo(info, treeRoot.terminalName, treeRoot.watchId, treeRoot.agentSession),
+    ...recordFromInfo(info, treeRoot.terminalName, treeRoot.watchId, treeRoot.agentSession, treeRoot.clientTools),
     ...(treeRoot.status === 'orphaned' ? { status: 'orphaned' as const } : {}),
     ...(treeRoot.originSessionId !== undefined ? { originSessionId: treeRoot.originSessionId } : {}),
   };
