@@ -5,6 +5,7 @@ import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { boundaryViolations } from './.devtools/scripts/boundaries.mjs';
+import { writeThirdPartyNotices } from './.devtools/scripts/thirdPartyNotices.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -95,7 +96,12 @@ if (watch) {
   }
   console.error('esbuild: watching for changes');
 } else {
+  const metafiles = [];
   for (const options of bundles) {
-    reportBoundaries(await esbuild.build(options));
+    const result = await esbuild.build(options);
+    reportBoundaries(result);
+    metafiles.push(result.metafile);
   }
+  // The licences of what the bundles carry and the copied files came from (legal comments are dropped from the bundles).
+  writeThirdPartyNotices({ root: process.cwd(), metafiles, copiedFrom: [...Object.values(grammarFiles), seccompDir], outFile: 'dist/THIRD_PARTY_NOTICES.md' });
 }

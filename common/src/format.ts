@@ -10,14 +10,18 @@ export function formatDuration(ms: number): string {
 
 /** Who started a process or a command: an agent session, or a client's own tools (either may be absent). */
 export interface Ownership {
-  readonly agentSession?: { readonly client: string; readonly id: string };
+  readonly agentSession?: { readonly client: string; readonly id: string; readonly from?: string };
   readonly clientTools?: { readonly client: string; readonly pid: number; readonly command: string };
 }
 
-/** "claude-code session 4f2…", "claude-code's own tools (pid 812, node)", or undefined when nobody is named. */
+/**
+ * "claude-code session 4f2…", "codex (client pid 812, no session id)", "claude-code's own tools
+ * (client pid 812, node)", or undefined when nobody is named.
+ */
 export function ownerLabel(owner: Ownership): string | undefined {
   const client = owner.agentSession?.client || owner.clientTools?.client || 'a client';
-  const session = owner.agentSession ? `${client} session ${owner.agentSession.id}` : undefined;
+  // 'client.pid': protocol/basics.ts CLIENT_PROCESS, the client process standing for a session it did not name.
+  const session = !owner.agentSession ? undefined : owner.agentSession.from === 'client.pid' ? `${client} (client pid ${owner.agentSession.id}, no session id)` : `${client} session ${owner.agentSession.id}`;
   if (!owner.clientTools) return session;
   const tools = `${client}'s own tools (client pid ${owner.clientTools.pid}, ${owner.clientTools.command})`;
   return session ? `${tools}, ${session}` : tools;

@@ -22,6 +22,8 @@ export interface ChainBenchResult {
   readonly runs: number;
   /** Bare executeCommand -> end event in the extension host, on terminal_run's own terminal (ms). */
   readonly floorTrue: Stats;
+  /** The same, executeCommand -> VS Code's start event: the `typing` stage of the floor. */
+  readonly floorTypingTrue: Stats;
   /** The same on a terminal split beside it that is never VS Code's active terminal. */
   readonly floorBesideTrue: Stats;
   readonly floorSleep: Stats;
@@ -62,7 +64,7 @@ export interface ChainBenchResult {
 
 /** Runs in the extension host: N bare round trips of `command` on terminal_run's own terminal
  * ("own": revealed, VS Code's active terminal, as a person's is), or on a bash terminal of its own
- * split beside it ("beside": on screen, never the active one). */
+ * split beside it ("beside": on screen, never the active one). Each as [to the end event, to the start event]. */
 const FLOOR = (command: string, runs: number, drain: boolean, where: 'own' | 'beside' = 'beside'): string => `
   const own = vscode.window.terminals.find((t) => t.name.includes('bench') && t !== state.floorTerminal);
   const term = ${where === 'own' ? 'own' : `state.floorTerminal ??= vscode.window.createTerminal({ name: 'floor', shellPath: '/bin/bash', isTransient: true, ...(own ? { location: { parentTerminal: own } } : {}) })`};
@@ -73,13 +75,16 @@ const FLOOR = (command: string, runs: number, drain: boolean, where: 'own' | 'be
   const times = [];
   for (let i = 0; i < ${runs}; i++) {
     const t0 = performance.now();
+    let started = Number.NaN;
     const execution = si.executeCommand(${JSON.stringify(command)});
+    const start = vscode.window.onDidStartTerminalShellExecution((e) => { if (e.execution === execution) { started = performance.now() - t0; start.dispose(); } });
     const ended = new Promise((resolve) => {
       const d = vscode.window.onDidEndTerminalShellExecution((e) => { if (e.execution === execution) { d.dispose(); resolve(); } });
     });
     ${drain ? 'let n = 0; for await (const chunk of execution.read()) n += chunk.length;' : ''}
     await ended;
-    times.push(performance.now() - t0);
+    start.dispose();
+    times.push([performance.now() - t0, started]);
   }
   return times;
 `;
@@ -136,19 +141,22 @@ export async function runChainBench(options: { runs?: number; megabytes?: number
 
     // Floor and terminal_run alternate in small blocks, so a machine that slows down or speeds up
     // during the run (a shared VM does) weighs on both sides of the ratio alike.
-    const interleaved = async (command: string): Promise<{ floor: number[]; beside: number[]; run: Timed }> => {
+    const interleaved = async (command: string): Promise<{ floor: number[]; floorTyping: number[]; beside: number[]; run: Timed }> => {
       const floor: number[] = [];
+      const floorTyping: number[] = [];
       const beside: number[] = [];
       const run: Timed = { times: [], timings: [], durations: [] };
       for (let done = 0; done < runs; done += BLOCK) {
         const n = Math.min(BLOCK, runs - done);
-        floor.push(...(await ev<number[]>(FLOOR(command, n, false, 'own'))));
+        const own = await ev<number[][]>(FLOOR(command, n, false, 'own'));
+        floor.push(...own.map(([end]) => end!));
+        floorTyping.push(...own.map(([, started]) => started!).filter((t) => !Number.isNaN(t)));
         await timeRuns(client, command, n, run);
-        beside.push(...(await ev<number[]>(FLOOR(command, n, false, 'beside'))));
+        beside.push(...(await ev<number[][]>(FLOOR(command, n, false, 'beside'))).map(([end]) => end!));
       }
-      return { floor, beside, run };
+      return { floor, floorTyping, beside, run };
     };
-    const { floor: floorTrue, beside: floorBesideTrue, run: quietTrue } = await interleaved('true');
+    const { floor: floorTrue, floorTyping: floorTypingTrue, beside: floorBesideTrue, run: quietTrue } = await interleaved('true');
     const { floor: floorSleep, run: { times: runSleep } } = await interleaved('sleep 0.3');
     const runTrue = quietTrue.times;
     const loaded = await underLoad(() => interleaved('true'));
@@ -157,7 +165,7 @@ export async function runChainBench(options: { runs?: number; megabytes?: number
     // 100-character lines, so the rendering is like a real build log rather than one huge line.
     const big = `yes 'terminal shepherd throughput line 0123456789 abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUV' | head -c ${bytes}`;
     const baseline = await extensionHostMemory(win);
-    const floorBig = (await ev<number[]>(FLOOR(big, 1, true)))[0]!;
+    const floorBig = (await ev<number[][]>(FLOOR(big, 1, true)))[0]![0]!;
     const before = await extensionHostMemory(win);
     const t0 = performance.now();
     const { result } = await client.run(big, { timeout: 600_000 });
@@ -175,6 +183,7 @@ export async function runChainBench(options: { runs?: number; megabytes?: number
     return {
       runs,
       floorTrue: summarize(floorTrue),
+      floorTypingTrue: summarize(floorTypingTrue),
       floorBesideTrue: summarize(floorBesideTrue),
       floorSleep: summarize(floorSleep),
       runTrue: summarize(runTrue),

@@ -67,7 +67,7 @@ async function primeAllows(vsc: VsCode, chat: ChatSession): Promise<void> {
 }
 
 /** From the approval (the click on the call's confirmation; the call itself when nothing was asked) to the result (ms). */
-function afterApproval(call: ToolCall): number {
+export function afterApproval(call: ToolCall): number {
   const approval = call.confirmations.find((c) => c.kind === 'approve' && c.clickedAt !== undefined);
   return approval ? call.startedAt + call.ms - approval.clickedAt! : call.ms;
 }

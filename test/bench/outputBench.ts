@@ -28,6 +28,8 @@ export interface OutputBenchOptions {
   readonly screen?: { readonly cols: number; readonly rows: number };
   /** Take secrets out of the log file as the extension does (default off). */
   readonly redact?: boolean;
+  /** The redactor to take them out with (default: one over this process's environment). */
+  readonly redactor?: Redactor;
 }
 
 export interface OutputBenchResult {
@@ -110,7 +112,7 @@ export async function runOutputBench(options: OutputBenchOptions = {}): Promise<
       ...(options.sliceChars !== undefined ? { sliceChars: options.sliceChars } : {}),
       ...(options.fastPath !== undefined ? { fastPath: options.fastPath } : {}),
       ...(options.screen ? { ...options.screen, origin: { row: options.screen.rows - 1, col: 0 } } : {}),
-      ...(options.redact ? { redactor: new Redactor({ env: process.env }) } : {}),
+      ...(options.redact ? { redactor: options.redactor ?? new Redactor({ env: process.env }) } : {}),
     });
     if (options.screen) capture.write('\x1b]633;C\x07');
     for (const block of data) {
@@ -161,6 +163,39 @@ export function runRedactionBench(megabytes = 20, env: Readonly<Record<string, s
   return { mbPerCpuSec: round(text.length / 1_000_000 / ((cpu.user + cpu.system) / 1e6)), found };
 }
 
+/** Keeps every text the output pipeline hands it: what a run's log file has redacted. */
+class RecordingRedactor extends Redactor {
+  readonly texts: string[] = [];
+
+  override redact(text: string): ReturnType<Redactor['redact']> {
+    this.texts.push(text);
+    return super.redact(text);
+  }
+}
+
+/**
+ * What the output pipeline redacts over 20 MB of terminal output: the log file's rendered batches
+ * and screen tails (not the raw stream with its escape sequences and progress-bar redraws).
+ */
+async function recordPipelineRedaction(): Promise<readonly string[]> {
+  const recorder = new RecordingRedactor({ env: process.env });
+  await runOutputBench({ redact: true, redactor: recorder });
+  return recorder.texts;
+}
+
+/** CPU milliseconds to redact `texts` again with a redactor over `env`: the best of `runs`. */
+function redactionCpuMs(texts: readonly string[], env: Readonly<Record<string, string | undefined>>, runs = 3): number {
+  const redactor = new Redactor({ env });
+  let bestMs = Infinity;
+  for (let run = 0; run < runs; run++) {
+    const cpuStart = process.cpuUsage();
+    for (const text of texts) redactor.redact(text);
+    const cpu = process.cpuUsage(cpuStart);
+    bestMs = Math.min(bestMs, (cpu.user + cpu.system) / 1000);
+  }
+  return round(bestMs);
+}
+
 /** Eight secret-named variables (each value is scanned for literally), as a developer's shell may hold. */
 const SECRET_ENV: Readonly<Record<string, string>> = Object.fromEntries(
   ['GITHUB_TOKEN', 'NPM_TOKEN', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'PGPASSWORD', 'SENTRY_AUTH_TOKEN'].map((name, i) => [
@@ -173,21 +208,41 @@ function round(n: number): number {
   return Math.round(n * 10) / 10;
 }
 
+/**
+ * The best of `runs` (the most MB per CPU second): a shared machine only ever slows a run down, and
+ * the first run of a process pays the JIT's warm-up. Redaction's share compares best with best.
+ */
+async function best<T extends { readonly mbPerCpuSec: number }>(runs: number, run: () => T | Promise<T>): Promise<T> {
+  let top = await run();
+  for (let i = 1; i < runs; i++) {
+    const next = await run();
+    if (next.mbPerCpuSec > top.mbPerCpuSec) top = next;
+  }
+  return top;
+}
+
 async function main(): Promise<void> {
-  const result = await runOutputBench();
+  const result = await best(3, () => runOutputBench());
   console.log(
-    `OutputCapture, 20 MB typical output: ${result.mbPerSec} MB/s wall, ${result.mbPerCpuSec} MB/s CPU; ` +
+    `OutputCapture, 20 MB typical output (best of 3): ${result.mbPerSec} MB/s wall, ${result.mbPerCpuSec} MB/s CPU; ` +
       `heap +${result.heapGrowthMb} MB, RSS +${result.rssGrowthMb} MB ` +
       `(${result.totalLines.toLocaleString('en-US')} lines, ${result.totalChars.toLocaleString('en-US')} chars rendered)`,
   );
-  const redaction = runRedactionBench();
-  const withSecrets = runRedactionBench(20, { ...process.env, ...SECRET_ENV });
+  const redaction = await best(3, () => runRedactionBench());
+  const withSecrets = await best(3, () => runRedactionBench(20, { ...process.env, ...SECRET_ENV }));
   const redacting = await runOutputBench({ redact: true });
+  const redacted = await recordPipelineRedaction();
+  const pipelineMs = (1000 * 20) / result.mbPerCpuSec;
+  const pipelineShare = (ms: number): string => `${ms} ms, ${round((100 * ms) / pipelineMs)}%`;
   const share = (mbPerCpuSec: number): number => round(100 * (result.mbPerCpuSec / mbPerCpuSec));
   console.log(
-    `  redaction alone: ${redaction.mbPerCpuSec} MB/s CPU (${share(redaction.mbPerCpuSec)}% of the pipeline's time per MB; ${redaction.found} found); ` +
+    `  redaction alone (best of 3): ${redaction.mbPerCpuSec} MB/s CPU (${share(redaction.mbPerCpuSec)}% of the pipeline's time per MB; ${redaction.found} found); ` +
       `with 8 more secret variables: ${withSecrets.mbPerCpuSec} MB/s CPU (${share(withSecrets.mbPerCpuSec)}%); ` +
       `pipeline with redaction: ${redacting.mbPerSec} MB/s wall, ${redacting.mbPerCpuSec} MB/s CPU`,
+  );
+  console.log(
+    `  redacting what the pipeline redacts (${(redacted.reduce((sum, text) => sum + text.length, 0) / 1e6).toFixed(1)} M rendered chars; best of 3; goal under 5% of the pipeline's ${round(pipelineMs)} ms): ` +
+      `${pipelineShare(redactionCpuMs(redacted, process.env))}; with 8 more secret variables: ${pipelineShare(redactionCpuMs(redacted, { ...process.env, ...SECRET_ENV }))}`,
   );
   if (process.argv.includes('--compare')) {
     const line = (label: string, r: OutputBenchResult): void =>

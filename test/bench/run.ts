@@ -1,9 +1,10 @@
 /**
  * `npm run bench`: every benchmark, figures printed (never asserted), ratios measured in one run.
  *   npm run bench                 all
- *   npm run bench -- chain        only the real-chain benchmark (also: strategies, copilot, ready, long, servers, output, process, ledger, safety, stall, questions, sandbox)
+ *   npm run bench -- chain        only the real-chain benchmark (also: strategies, copilot, harness, ready, long, servers, output, process, ledger, safety, stall, questions, sandbox)
  */
 import { cpus, loadavg } from 'node:os';
+import { runAgentHostBench } from './agentHostBench';
 import { runChainBench } from './chainBench';
 import { runCopilotBench, type SideBySideTool } from './copilotBench';
 import { runDevServerLocalBench, runReadyChainBench } from './devServerBench';
@@ -13,7 +14,7 @@ import { runOutputBench } from './outputBench';
 import { runProcessBench } from './processBench';
 import { AGENT_SESSION, runSafetyChatBench, runSafetyLocalBench, type QuestionCount } from './safetyBench';
 import { runSafetyHostBench } from './safetyHostBench';
-import { runSandboxBench } from './sandboxBench';
+import { runSandboxBench, runSandboxSideBySide } from './sandboxBench';
 import { runStrategyBench } from './strategyBench';
 import { ms, type Stats } from './stats';
 
@@ -47,6 +48,7 @@ async function main(): Promise<void> {
     const c = await runChainBench();
     console.log(`Real chain: MCP SDK client -> MCP server -> bridge -> extension (code-server) -> bash, default settings, per-command check on, ${c.runs} runs each`);
     line('floor: bare executeCommand -> end event, `true`, same terminal', dist(c.floorTrue));
+    line('  of it, executeCommand -> start event (the floor\'s `typing`)', dist(c.floorTypingTrue));
     line('  the same on a terminal beside it (not the active one)', dist(c.floorBesideTrue));
     line('terminal_run round trip, `true` (= its overhead)', dist(c.runTrue));
     line('ratio terminal_run / floor, `true` (p50; goal <= 1.3)', (c.overheadTrue.p50 / c.floorTrue.p50).toFixed(2));
@@ -95,6 +97,25 @@ async function main(): Promise<void> {
       line('  terminal_run returned', returned(ours));
     }
     line('the whole chat request', ms(c.sessionMs));
+    console.log();
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
+  }
+
+  if (wants('harness')) {
+    const h = await runAgentHostBench();
+    console.log(`VS Code agent host, Copilot harness: its own bash and terminal_run, one chat per round, interleaved, ${h.runs} runs each (round trip timed at the model)`);
+    line('harness confirmations clicked (primary button)', String(h.clicks));
+    for (const command of h.commands) {
+      const theirs = command.tools.bash;
+      const ours = command.tools.terminal_run;
+      console.log(`  ${command.label}`);
+      line('  bash:         round trip', dist(theirs.roundTrip));
+      line('  terminal_run: round trip', dist(ours.roundTrip));
+      line('  ratio terminal_run / bash (p50)', (ours.roundTrip.p50 / theirs.roundTrip.p50).toFixed(2));
+      line('  bash returned', returned(theirs));
+      line('  terminal_run returned', returned(ours));
+    }
+    line('all rounds', ms(h.sessionMs));
     console.log();
     await new Promise((resolve) => setTimeout(resolve, 10_000));
   }
@@ -215,6 +236,9 @@ async function main(): Promise<void> {
     line('`true` in the sandbox (node launcher + runtime + bwrap)', dist(b.sandboxedTrue));
     for (const row of b.corpus) line(`  ${row.label}`, `plain exit ${row.plain.code}, confined exit ${row.confined.code}${row.confined.denied ? ` (denied ${row.confined.denied})` : ''}`);
     line('a dev server reached from outside: plain / confined / network off', `${b.devServer.plain} / ${b.devServer.confined} / ${b.devServer.confinedNoNetwork}`);
+    const s = await runSandboxSideBySide();
+    line('`echo` sandboxed in VS Code, after approval: run_in_terminal', dist(s.runInTerminal));
+    line('  terminal_run', `${dist(s.terminalRun)} (ratio ${s.ratio.toFixed(2)}; confined ${s.confined.terminalRun}/${s.terminalRun.runs}, run_in_terminal ${s.confined.runInTerminal}/${s.runInTerminal.runs}${s.failures.length > 0 ? `; failed: ${s.failures.join('; ')}` : ''})`);
     console.log();
   }
 }

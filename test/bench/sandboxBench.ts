@@ -2,21 +2,29 @@
  * The sandbox (core/sandbox/) in plain Node, no VS Code: the overhead of the runtime on `true`,
  * and a daily-work corpus run confined (the policy confineAutoApproved uses: VS Code's defaults,
  * network open) and unconfined in a small real project, with what differs. The corpus decides
- * terminalShepherd.sandbox.confineAutoApproved's default (docs/sandbox.md).
+ * terminalShepherd.sandbox.confineAutoApproved's default (docs/sandbox.md). And, in a real VS Code
+ * with chat.agent.sandbox.enabled on, VS Code's own run_in_terminal and terminal_run side by side
+ * (runSandboxSideBySide), both sandboxed, called from the same chat request as Copilot calls them.
  *
  *   npx tsx test/bench/sandboxBench.ts
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
-import { homedir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { silentLogger } from '../../common/src/logger';
 import { CommandSandbox } from '../../extension/src/core/sandbox/commandSandbox';
 import { defaultVsCodeSandboxSettings } from '../../extension/src/core/sandboxSettings';
+import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
+import { ChatSession, scriptedChatLaunch } from '../support/chatSession';
+import { repoRoot } from '../support/mcpClient';
 import { buildSandboxRunner } from '../support/sandboxRunnerBuild';
+import { E2E_SETTINGS, makeWorkspace } from '../support/shepherdE2e';
 import { TempDirs } from '../support/tempDirs';
-import { measure, type Stats } from './stats';
+import { launchVsCode } from '../support/vscodeHarness';
+import { afterApproval } from './copilotBench';
+import { measure, summarize, type Stats } from './stats';
 
 export interface CorpusRow {
   readonly label: string;
@@ -98,7 +106,7 @@ export async function runSandboxBench(): Promise<SandboxBenchResult> {
     });
     try {
       const confined = async (command: string, settings = defaultVsCodeSandboxSettings): Promise<{ code: number; ms: number; output: string }> =>
-        bash((await sandbox.prepare(command, 'confined', settings)).line(project, 'bash'), project);
+        bash((await sandbox.prepare(command, 'confined', settings)).line(project, { kind: 'bash', path: undefined }), project);
       const plainTrue = await measure(30, () => bash('true', project));
       const sandboxedTrue = await measure(30, () => confined('true'));
       const corpus: CorpusRow[] = [];
@@ -124,7 +132,64 @@ export async function runSandboxBench(): Promise<SandboxBenchResult> {
   }
 }
 
-if (require.main === module) {
+export interface SandboxSideBySide {
+  /** From the approval (the call itself when nothing was asked) to the result (ms), per tool. */
+  readonly runInTerminal: Stats;
+  readonly terminalRun: Stats;
+  /** terminal_run's p50 over run_in_terminal's. */
+  readonly ratio: number;
+  /** Calls whose write outside the workspace was refused (the command printed `confined`), per tool: each should be every call. */
+  readonly confined: { readonly runInTerminal: number; readonly terminalRun: number };
+  readonly failures: readonly string[];
+}
+
+/**
+ * One window with VS Code's sandbox on: the same command through run_in_terminal and terminal_run,
+ * interleaved call by call from one chat request. The command tries a write outside the workspace
+ * and prints `confined` when the sandbox refused it, so each result shows it ran sandboxed.
+ */
+export async function runSandboxSideBySide(runs = 10): Promise<SandboxSideBySide> {
+  await ensureVsCode();
+  const outside = mkdtempSync(path.join(tmpdir(), 'tshep-sandbox-side-'));
+  const command = `echo x > ${outside}/probe 2>/dev/null || echo confined`;
+  const vsc = await launchVsCode({
+    workspace: makeWorkspace(),
+    settings: { ...E2E_SETTINGS, 'chat.agent.sandbox.enabled': 'on', 'terminalShepherd.log.level': 'info', 'terminalShepherd.terminal.revealOnCreate': false },
+    label: 'bench-sandbox',
+    ...scriptedChatLaunch([repoRoot]),
+  });
+  try {
+    const chat = new ChatSession(vsc);
+    await chat.ready();
+    const turns = [];
+    for (let round = 0; round < runs; round++) {
+      const order = round % 2 === 0 ? (['run_in_terminal', 'terminal_run'] as const) : (['terminal_run', 'run_in_terminal'] as const);
+      for (const tool of order) turns.push({ calls: [{ tool, input: tool === 'terminal_run' ? { command, name: 'bench' } : { command, explanation: 'Benchmark', goal: 'Benchmark', mode: 'sync' } }] });
+    }
+    const played = await chat.play('Benchmark: both terminal tools in the sandbox.', [...turns, { text: 'Done.' }], { timeoutMs: 30 * 60_000, pollMs: 50 });
+    const of = (mine: boolean) => played.calls.filter((c) => c.tool.endsWith('_terminal_run') === mine);
+    const confined = (calls: typeof played.calls) => calls.filter((c) => /\bconfined\b/.test(c.text ?? '')).length;
+    const runInTerminal = summarize(of(false).map(afterApproval));
+    const terminalRun = summarize(of(true).map(afterApproval));
+    return {
+      runInTerminal,
+      terminalRun,
+      ratio: terminalRun.p50 / runInTerminal.p50,
+      confined: { runInTerminal: confined(of(false)), terminalRun: confined(of(true)) },
+      failures: played.calls.flatMap((c) => (c.error !== undefined ? [`${c.tool}: ${c.error}`] : [])),
+    };
+  } finally {
+    await vsc.stop();
+    rmSync(outside, { recursive: true, force: true });
+  }
+}
+
+if (require.main === module && process.argv.includes('--vscode')) {
+  void runSandboxSideBySide().then((r) => {
+    console.log(`after approval, p50: run_in_terminal ${r.runInTerminal.p50.toFixed(0)} ms, terminal_run ${r.terminalRun.p50.toFixed(0)} ms, ratio ${r.ratio.toFixed(2)}`);
+    console.log(JSON.stringify(r));
+  });
+} else if (require.main === module) {
   void runSandboxBench().then((r) => {
     console.log(`sandboxed true: p50 ${r.sandboxedTrue.p50.toFixed(1)} ms p95 ${r.sandboxedTrue.p95.toFixed(1)} ms; plain: p50 ${r.plainTrue.p50.toFixed(1)} ms p95 ${r.plainTrue.p95.toFixed(1)} ms`);
     for (const row of r.corpus) console.log(`| ${row.label} | ${row.plain.code} (${row.plain.ms.toFixed(0)} ms) | ${row.confined.code} (${row.confined.ms.toFixed(0)} ms) | ${row.confined.denied} |`);

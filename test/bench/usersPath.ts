@@ -14,7 +14,7 @@ import { connectMcpServer, toolText, type McpSession } from '../support/mcpClien
 import { summarize, type Stats } from './stats';
 
 /** The stages of one call, in the order they happen (what the extension, the MCP server and the client report). */
-export const STAGES = ['client + stdio', 'bridge', 'plan', 'checks', 'start', 'environment', 'shell', 'completion', 'drain', 'report', 'redaction', 'ledgerReminder', 'mcpServer'] as const;
+export const STAGES = ['client + stdio', 'bridge', 'plan', 'checks', 'start', 'environment', 'typing', 'shell', 'completion', 'drain', 'report', 'redaction', 'ledgerReminder', 'mcpServer'] as const;
 
 export interface UsersClient {
   /** One terminal_run; its round trip as the client sees it and its stage timings. */

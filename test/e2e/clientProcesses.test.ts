@@ -3,7 +3,9 @@
 // sleep, a loopback server and a double-forked sleep. They are listed as that client's, become
 // orphans when it exits and kill_orphans ends them (ground truth from /proc); an unrelated process
 // is never listed. Two clients with different sessions in one folder: the second's start of the
-// same dev server names the first's session and terminal.
+// same dev server names the first's session and terminal; a dev server the first started with its
+// own shell tool is named the same way (its client pid and session), and nothing is typed. A client
+// that names no session: its runs and their processes are owned by its client process.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -32,9 +34,9 @@ describe('client processes in a real VS Code', function () {
     },
   );
 
-  async function startClient(name: string, sessionId: string): Promise<FakeClient> {
+  async function startClient(name: string, sessionId: string | undefined): Promise<FakeClient> {
     // Detached: its own process group, as a CLI started from a person's shell.
-    const child = spawn(process.execPath, [FAKE_CLIENT, '--mcp-server', serverScript, '--workspace', win.workspace, '--name', name, '--env', `CLAUDE_CODE_SESSION_ID=${sessionId}`], {
+    const child = spawn(process.execPath, [FAKE_CLIENT, '--mcp-server', serverScript, '--workspace', win.workspace, '--name', name, ...(sessionId ? ['--env', `CLAUDE_CODE_SESSION_ID=${sessionId}`] : [])], {
       detached: true,
       stdio: ['pipe', 'pipe', 'inherit'],
       env: { ...process.env, TERMINAL_SHEPHERD_HOME: path.join(win.workspace, '.devtools', 'no-shepherd-home') },
@@ -116,5 +118,47 @@ describe('client processes in a real VS Code', function () {
     assert.ok(web);
     if (startedPid) leftovers.push(startedPid);
     for (const client of [a, b]) void client.send({ op: 'exit' }).catch(() => undefined);
+  });
+
+  it("a dev server one client's shell tool started: another client's terminal_run of it answers already_running, naming that client and session", async () => {
+    const port = await freePort();
+    const a = await startClient('fake-cli', 'sess-shell-a');
+    const b = await startClient('fake-cli', 'sess-shell-b');
+    const command = `node -e "require('http').createServer((q, s) => s.end('ok')).listen(${port}, '127.0.0.1')"`;
+    const { pid } = (await a.send({ op: 'shell', command, cwd: win.workspace })) as { pid: number };
+    leftovers.push(pid);
+    await waitFor("the client's server listed with its port", 15_000, async () => ownedBy((await processes()).active, a).find((p) => p.pid === pid && p.ports.includes(port)));
+    const second = (await b.send({ op: 'call', tool: 'terminal_run', args: { command, name: 'dev-shell-b', waitMode: 'ready' } })) as unknown as CallToolResult;
+    const result = second.structuredContent as { status: string; message: string; server?: { pid?: number; ports: number[] } };
+    assert.equal(result.status, 'already_running', toolText(second));
+    assert.equal(result.server?.pid, pid);
+    assert.deepEqual(result.server?.ports, [port]);
+    assert.match(result.message, new RegExp(`already runs outside Terminal Shepherd's terminals \\(pid ${pid}\\).* by fake-cli's own tools \\(client pid ${a.pid}, node\\), fake-cli session sess-shell-a\\.`));
+    const listing = toolText((await b.send({ op: 'call', tool: 'terminal_list', args: {} })) as unknown as CallToolResult);
+    assert.doesNotMatch(listing, /"dev-shell-b"/, 'no terminal was opened for it');
+    // Ground truth: one process listens on the port, the one the client's tool started.
+    const holders = execFileSync('ss', ['-Hltnp', `sport = :${port}`], { encoding: 'utf8' });
+    assert.match(holders, new RegExp(`pid=${pid},`));
+    assert.equal(holders.trim().split('\n').length, 1);
+    process.kill(pid, 'SIGKILL');
+    for (const client of [a, b]) void client.send({ op: 'exit' }).catch(() => undefined);
+  });
+
+  it('a client that names no session: its run and the processes it starts are owned by its client process, in terminal_list and list_processes', async () => {
+    const client = await startClient('fake-cli', undefined);
+    const ran = (await client.send({ op: 'call', tool: 'terminal_run', args: { command: 'sleep 4477', name: 'no-session', waitMode: 'background' } })) as unknown as CallToolResult;
+    assert.notEqual(ran.isError, true, toolText(ran));
+    const owner = { client: 'fake-cli', id: String(client.pid), from: 'client.pid' };
+    const sleep = await waitFor('the sleep in list_processes', 15_000, async () => flatten((await processes()).active).find((p) => p.commandLine === 'sleep 4477'));
+    leftovers.push(sleep.pid);
+    assert.ok(alive(sleep.pid), 'ground truth: the listed sleep runs');
+    assert.deepEqual(sleep.agentSession, owner);
+    const listing = toolText((await client.send({ op: 'call', tool: 'terminal_list', args: {} })) as unknown as CallToolResult);
+    assert.match(listing, new RegExp(`"no-session": .*started by fake-cli \\(client pid ${client.pid}, no session id\\)`));
+    const mine = (await client.send({ op: 'call', tool: 'list_processes', args: { session: 'mine' } })) as unknown as CallToolResult;
+    assert.ok(flatten((mine.structuredContent as unknown as ListProcessesResult).active).some((p) => p.pid === sleep.pid), toolText(mine));
+    await win.run('kill_process', { pid: sleep.pid });
+    await waitFor('the sleep gone', 10_000, () => !alive(sleep.pid));
+    void client.send({ op: 'exit' }).catch(() => undefined);
   });
 });

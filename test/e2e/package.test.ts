@@ -42,6 +42,7 @@ const SHIPPED = [
   'extension/dist/mcp-server.js',
   'extension/dist/parseWorker.js',
   'extension/dist/sandboxRunner.mjs',
+  'extension/dist/THIRD_PARTY_NOTICES.md',
   'extension/dist/vendor/seccomp/arm64/apply-seccomp',
   'extension/dist/vendor/seccomp/x64/apply-seccomp',
   'extension/dist/grammars/tree-sitter.wasm',
@@ -132,6 +133,10 @@ describe('the .vsix: npm run package, only what ships, installed into a fresh VS
     const bundle = zipText(VSIX, 'extension/dist/extension.js');
     assert.ok(!bundle.includes('sourceMappingURL'), 'production bundle: no source map reference');
     assert.ok(bundle.length / bundle.split('\n').length > 1000, 'production bundle: minified (long lines)');
+    // The bundles drop legal comments: the licences of what they carry ship beside them, the sandbox runtime's Apache-2.0 among them.
+    const notices = zipText(VSIX, 'extension/dist/THIRD_PARTY_NOTICES.md');
+    for (const name of ['@anthropic-ai/sandbox-runtime', '@modelcontextprotocol/sdk', 'zod', 'web-tree-sitter', '@vscode/tree-sitter-wasm']) assert.match(notices, new RegExp(`^## ${name.replace(/[/.]/g, '\\$&')} \\S+ \\(`, 'm'), `the notices name ${name}`);
+    assert.match(notices, /## @anthropic-ai\/sandbox-runtime [^\n]*\(Apache-2\.0\)[\s\S]*Apache License\s+Version 2\.0/);
     const size = statSync(VSIX).size;
     timings['vsix bytes'] = size;
     assert.ok(size < 3 * 1024 * 1024, `${size} bytes`);

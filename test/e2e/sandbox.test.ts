@@ -3,7 +3,8 @@
 // questions: the disk is the judge (a write outside the workspace leaves no file, the fake home's
 // file keeps its bytes), a loopback server the test runs counts the connections it got, and a
 // window whose PATH has no bubblewrap runs nothing. Then VS Code's sandbox off and our confinement
-// of auto-approved lines on. See docs/sandbox.md.
+// of auto-approved lines on. Also through VS Code's own MCP client (vscode.lm.invokeTool), and
+// in a pwsh terminal. See docs/sandbox.md.
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -12,8 +13,10 @@ import path from 'node:path';
 import type { CallToolResult, ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { TerminalRunResult } from '../../common/src/protocol';
+import { ensurePwsh, pwshAvailable } from '../../.devtools/scripts/pwshInstall';
 import { connectMcpServer, toolText, type McpSession } from '../support/mcpClient';
-import { openShepherdWindow, suiteWindow, waitFor, type ShepherdWindow } from '../support/shepherdE2e';
+import { E2E_MACHINE_SETTINGS, openShepherdWindow, suiteWindow, useShell, waitFor, type ShepherdWindow } from '../support/shepherdE2e';
+import { invokeThroughVsCode, startVsCodeMcpServer } from '../support/vscodeMcp';
 
 /** An MCP client over stdio whose answers to questions are scripted ('once' runs, 'decline' does not); each question is kept. */
 class AnsweringClient {
@@ -34,16 +37,16 @@ class AnsweringClient {
     return next === 'decline' ? { action: 'decline' } : { action: 'accept', content: { decision: 'Run Once' } };
   }
 
-  async call(command: string, answers: string[] = []): Promise<CallToolResult> {
+  async call(command: string, answers: string[] = [], name = 'sandboxed'): Promise<CallToolResult> {
     this.answers = answers;
     this.asked.length = 0;
-    const result = (await this.session.client.callTool({ name: 'terminal_run', arguments: { command, name: 'sandboxed' } }, CallToolResultSchema, { timeout: 120_000 })) as CallToolResult;
+    const result = (await this.session.client.callTool({ name: 'terminal_run', arguments: { command, name } }, CallToolResultSchema, { timeout: 120_000 })) as CallToolResult;
     assert.deepEqual(this.answers, [], `every scripted answer was used (asked: ${this.asked.join(' | ')})`);
     return result;
   }
 
-  async run(command: string, answers: string[] = []): Promise<TerminalRunResult> {
-    const result = await this.call(command, answers);
+  async run(command: string, answers: string[] = [], name?: string): Promise<TerminalRunResult> {
+    const result = await this.call(command, answers, name);
     assert.notEqual(result.isError, true, toolText(result));
     return result.structuredContent as TerminalRunResult;
   }
@@ -163,6 +166,49 @@ describe("sandbox: VS Code's terminal sandbox for every Terminal Shepherd comman
     } finally {
       await win.vscode.driver.evaluate(`process.env.PATH = ${JSON.stringify(saved)}`);
       rmSync(bin, { recursive: true, force: true });
+    }
+  });
+
+  it("through VS Code's own MCP client, with the per-command check on: a write outside runs unasked in the sandbox (allowAutoApprove) and fails, the disk unchanged; one inside writes; the result says sandboxed", async () => {
+    await setSettings(win, { 'terminalShepherd.safety.perCommandCheck': true, 'chat.agent.sandbox.allowUnsandboxedCommands': false });
+    try {
+      const tools = await startVsCodeMcpServer(win);
+      const viaVsCode = async (command: string): Promise<TerminalRunResult> => JSON.parse((await invokeThroughVsCode(win, tools.terminal_run!, { command, name: 'vscode-client' })).text) as TerminalRunResult;
+      const inside = await viaVsCode('echo through-vscode > vscode-inside.txt');
+      assert.deepEqual([inside.status, inside.exitCode, inside.sandbox?.mode], ['completed', 0, 'vscode'], JSON.stringify(inside));
+      assert.equal(readFileSync(path.join(win.workspace, 'vscode-inside.txt'), 'utf8'), 'through-vscode\n');
+
+      // A write outside the workspace: the rules would ask (blockDetectedFileWrites); in VS Code's sandbox with allowAutoApprove it runs unasked, and the sandbox refuses it.
+      const escaped = path.join(outside, 'vscode-escaped.txt');
+      const denied = await viaVsCode(`echo out > ${escaped}`);
+      assert.equal(denied.safety?.decision, 'approved', JSON.stringify(denied.safety));
+      assert.ok(denied.safety?.rules.includes('chat.agent.sandbox.allowAutoApprove'), JSON.stringify(denied.safety));
+      assert.equal(denied.sandbox?.mode, 'vscode', JSON.stringify(denied));
+      assert.notEqual(denied.exitCode, 0, JSON.stringify(denied));
+      assert.ok(denied.sandbox?.denied?.paths.includes(escaped), JSON.stringify(denied.sandbox));
+      assert.match(String(denied.message), /disabled by chat\.agent\.sandbox\.allowUnsandboxedCommands/);
+      assert.ok(!existsSync(escaped), 'nothing was written outside the workspace');
+    } finally {
+      await setSettings(win, { 'terminalShepherd.safety.perCommandCheck': false, 'chat.agent.sandbox.allowUnsandboxedCommands': null });
+    }
+  });
+
+  it('a pwsh terminal runs its command in the sandbox: a write in the workspace lands, one outside fails and the disk is unchanged', async function () {
+    if (process.platform !== 'linux' || !pwshAvailable()) return this.skip();
+    const pwsh = await ensurePwsh();
+    if (!pwsh.ok) return this.skip();
+    await useShell(win, pwsh.pwsh);
+    try {
+      const inside = await client.run(`$ErrorActionPreference = 'Stop'; Set-Content -Path pwsh-inside.txt -Value "pwsh $($PSVersionTable.PSVersion)"`, [], 'pwsh-sandboxed');
+      assert.deepEqual([inside.status, inside.exitCode, inside.sandbox?.mode], ['completed', 0, 'vscode'], JSON.stringify(inside));
+      assert.equal(readFileSync(path.join(win.workspace, 'pwsh-inside.txt'), 'utf8').trim(), `pwsh ${pwsh.version}`, 'pwsh itself wrote it');
+      const escaped = path.join(outside, 'pwsh-escaped.txt');
+      const denied = await client.run(`$ErrorActionPreference = 'Stop'; Set-Content -Path '${escaped}' -Value out`, ['decline'], 'pwsh-sandboxed');
+      assert.notEqual(denied.exitCode, 0, JSON.stringify(denied));
+      assert.deepEqual(denied.sandbox?.retry, { as: 'outside', answer: 'declined' }, JSON.stringify(denied.sandbox));
+      assert.ok(!existsSync(escaped), 'nothing was written outside the workspace');
+    } finally {
+      await useShell(win, String(E2E_MACHINE_SETTINGS['terminalShepherd.terminal.shellPath']));
     }
   });
 

@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import os from 'node:os';
 import path from 'node:path';
 import type { TerminalRunResult } from '../../common/src/protocol';
+import { terminalReadsSecret } from '../../extension/src/core/secrets/ttyEcho';
 import { agentName } from '../../extension/src/core/terminals/agentMarks';
 import { TEST_CLIENT_INFO, toolText } from '../support/mcpClient';
 import { makeWorkspace, openShepherdWindow, suiteWindow, useShell, waitFor, type ShepherdWindow } from '../support/shepherdE2e';
@@ -58,10 +59,9 @@ async function expectHistoryWithoutAgent(win: ShepherdWindow, terminal: string, 
 
 /**
  * Runs `command`, which asks for a secret: the result is waiting_for_input, sensitive, and says the
- * user must type it; terminal_input refuses the model's text; the person types `answer` into the
- * terminal and the run goes on to its end, which is returned (neither text in its output).
+ * user must type it; terminal_input refuses the model's text. Returns that result.
  */
-async function handedToPerson(win: ShepherdWindow, terminal: string, command: string, answer: string, prompt = /Password:/): Promise<TerminalRunResult & Record<string, unknown>> {
+async function asksForSecret(win: ShepherdWindow, terminal: string, command: string, prompt: RegExp): Promise<TerminalRunResult & Record<string, unknown>> {
   const first = await win.run('terminal_run', { command, name: terminal });
   assert.equal(first.status, 'waiting_for_input', JSON.stringify(first));
   // The OS may show the read before the prompt is drawn: the next look has it.
@@ -75,6 +75,15 @@ async function handedToPerson(win: ShepherdWindow, terminal: string, command: st
   const refused = await win.call('terminal_input', { name: terminal, text: 'guessed-by-model' });
   assert.equal(refused.isError, true, toolText(refused));
   assert.match(toolText(refused), /asks for a secret/);
+  return asked;
+}
+
+/**
+ * asksForSecret, then the person types `answer` into the terminal and the run goes on to its end,
+ * which is returned (neither text in its output).
+ */
+async function handedToPerson(win: ShepherdWindow, terminal: string, command: string, answer: string, prompt = /Password:/): Promise<TerminalRunResult & Record<string, unknown>> {
+  await asksForSecret(win, terminal, command, prompt);
   await personTypes(win, terminal, answer);
   // The answer reaches the shell a moment later: until then the run still waits at the prompt.
   const done = await waitFor('the run to go on after the person typed', 30_000, async () => {
@@ -122,6 +131,43 @@ describe('secrets: handed to the person, redacted everywhere, agent commands mar
       const done = await handedToPerson(win, 'su', "su nobody -s /bin/sh -c 'su root -c true'", 'not-the-root-password');
       assert.equal(done.exitCode, 1);
       assert.match(done.output, /su: Authentication failure/);
+    });
+  });
+
+  describe('a real sudo password prompt as a user that is not root', () => {
+    // As root sudo asks nothing; as `nobody` it authenticates before it reads sudoers, so it asks
+    // "[sudo] password for nobody:" on the terminal with echo off (nobody has no password: every answer is wrong).
+    const canRun = process.getuid?.() === 0 && existsSync('/usr/bin/sudo') && existsSync('/usr/sbin/runuser');
+    before(async function () {
+      if (!canRun) this.skip();
+      await useShell(win, '/bin/bash');
+    });
+
+    it('waiting_for_input sensitive, echo off seen; terminal_input refused; the person types, sudo asks again; Ctrl+C cancels; no answer on disk', async () => {
+      const answer = 'person-sudo-answer-7531';
+      // seq: long enough output for a run log file on disk, to grep.
+      const asked = await asksForSecret(win, 'sudo', 'seq 1 4000; runuser -u nobody -- sudo -k true', /^\[sudo\] password for nobody:/);
+      assert.equal(await terminalReadsSecret(Number(asked.pid)), true, "the terminal's echo is off while sudo reads the password");
+      await personTypes(win, 'sudo', answer);
+      const again = await waitFor('sudo to ask again', 20_000, async () => {
+        const state = await win.run('terminal_state', { name: 'sudo', wait: true, timeout: 3000 });
+        return state.status === 'waiting_for_input' && state.sensitive && state.output.includes('Sorry, try again.') ? state : undefined;
+      });
+      assert.match(String(again.prompt), /^\[sudo\] password for nobody:/);
+      const cancelled = await win.run('terminal_input', { name: 'sudo', text: '\u0003' });
+      assert.equal(cancelled.status, 'completed', JSON.stringify(cancelled));
+      assert.equal(cancelled.exitCode, 1, JSON.stringify(cancelled));
+      assert.match(cancelled.output, /sudo: 1 incorrect password attempt$/);
+      assert.equal(await terminalReadsSecret(Number(cancelled.pid)), false, 'the shell reads with echo on again');
+      const log = String(cancelled.outputFile);
+      assert.match(readFileSync(log, 'utf8'), /^1\n2\n[\s\S]*\[sudo\] password for nobody:/);
+      // The ledger (process-log.jsonl, active-processes.json) records sudo; waits for sudo's record, then greps everything on disk.
+      await waitFor('sudo in the process log', 20_000, () => readFileSync(path.join(workspace, '.devtools', 'process-log.jsonl'), 'utf8').includes('sudo -k true') || undefined);
+      const disk = filesUnder(path.join(workspace, '.devtools'));
+      assert.ok(disk.includes(log), `${log} under .devtools`);
+      for (const file of disk) for (const secret of [answer, 'guessed-by-model']) assert.ok(!readFileSync(file, 'utf8').includes(secret), `${file} holds ${secret}`);
+      const logs = win.vscode.extensionLogs().join('\n');
+      for (const secret of [answer, 'guessed-by-model']) assert.ok(!logs.includes(secret), `the extension log holds ${secret}`);
     });
   });
 

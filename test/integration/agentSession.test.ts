@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RunParams, TerminalInfo } from '../../common/src/protocol';
+import { silentLogger } from '../../common/src/logger';
 import { createBridgeHandlers, type HandlerDependencies } from '../../extension/src/bridge/handlers';
+import { ClientProcesses } from '../../extension/src/core/service/clientProcesses';
 import { createProcessMonitor } from '../../extension/src/core/processes';
 import { ProcessJanitor, waitFor } from '../unit/processes/helpers';
 import { makeTracker, spawnShell, type TrackerFixture } from '../unit/ledger/trackerSupport';
@@ -39,7 +41,8 @@ describe('agent session: from the client’s environment and _meta to the run’
       return runResult({ name, command: params.command, status: 'running', exitCode: undefined });
     };
     // The window's own handlers over the real ledger (and the terminals as the runs above left them).
-    const handlers = createBridgeHandlers({ ledger: ledger.tracker, terminals: { list: () => terminals } } as unknown as HandlerDependencies);
+    const clients = new ClientProcesses({ ledger: ledger.tracker, monitor: createProcessMonitor(), enabled: () => false, logger: silentLogger, ownPid: process.pid });
+    const handlers = createBridgeHandlers({ ledger: ledger.tracker, terminals: { list: () => terminals }, clients } as unknown as HandlerDependencies);
     fixture.handlers.listProcesses = handlers.listProcesses;
     fixture.handlers.list = handlers.list;
   });

@@ -3,14 +3,18 @@
  * stand-in MCP server starts a sleep, a loopback server and a double-forked sleep; the window's
  * ClientProcesses and a real ProcessTracker record them as the client's, never the client, its MCP
  * server or an unrelated process; they become orphans when the client exits or its connection
- * ends, and kill_orphans ends them (checked in /proc).
+ * ends, and kill_orphans ends them (checked in /proc). A dev server its shell tool started is the
+ * same server for the dev-server check (DevServers.clientServer) by command and folder (the
+ * folder from /proc/PID/cwd) and by port.
  */
 import assert from 'node:assert/strict';
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import type { TrackedProcess } from '../../common/src/protocol';
+import { DevServers } from '../../extension/src/core/servers/devServers';
 import { ClientProcesses } from '../../extension/src/core/service/clientProcesses';
+import { freePort } from '../support/shepherdE2e';
 import { procAlive, procStatFields } from '../support/procStat';
 import { collectingLogger } from '../support/collectingLogger';
 import { waitFor } from '../unit/processes/helpers';
@@ -195,5 +199,30 @@ describe("an MCP client's own processes in the ledger (real processes)", functio
     assert.equal((await clients.attach({ pid: process.pid, serverPath: [client.serverPid], client: 'x' }, 'c')).watching, false, 'this process is the "window"');
     const misled = await clients.attach({ pid: client.pid, serverPath: [process.pid], client: 'x' }, 'c');
     assert.match(misled.reason ?? '', /is not a child of the client process/);
+  });
+
+  it('a dev server its shell tool started is found by the dev-server check: by command in its folder (from /proc), and by port', async () => {
+    const { ledger, clients } = setup();
+    await ledger.tracker.start();
+    const client = await startClient();
+    await clients.attach({ pid: client.pid, serverPath: [client.serverPid], client: 'fake-client', session: { id: 'session-d', from: 'env.CLAUDE_CODE_SESSION_ID' } }, 'connection-d');
+    const folder = dirs.make('client-dev-server');
+    const port = await freePort();
+    const command = `node -e "require('http').createServer((q, s) => s.end('ok')).listen(${port}, '127.0.0.1')"`;
+    const { pid } = await client.send({ op: 'shell', command, cwd: folder });
+    strays.push(pid!);
+    const servers = new DevServers({ ledger: ledger.tracker, monitor, logger: collectingLogger() });
+    const found = await waitFor('the server found as the client’s', async () => {
+      const server = await servers.clientServer(command, folder, true);
+      return server?.server.ports.includes(port) ? server : undefined;
+    }, 10_000);
+    // Ground truth: the process the check names runs in that folder and is the client's child.
+    assert.equal(execFileSync('readlink', [`/proc/${found.server.pid}/cwd`], { encoding: 'utf8' }).trim(), folder);
+    assert.equal(Number(procStatFields(found.server.pid!)?.[1]), client.pid);
+    assert.equal(found.server.pid, pid, 'bash -c execs the node server itself');
+    assert.equal(found.owner, `fake-client's own tools (client pid ${client.pid}, node), fake-client session session-d`);
+    assert.equal(await servers.clientServer(command, dirs.make('client-dev-elsewhere'), true), undefined, 'the same command in another folder is another server');
+    assert.equal((await servers.clientServer(`python3 -m http.server ${port}`, '/', true))?.server.pid, pid, 'a command asking for its port');
+    process.kill(pid!, 'SIGKILL');
   });
 });

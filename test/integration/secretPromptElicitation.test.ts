@@ -9,7 +9,10 @@
 import assert from 'node:assert/strict';
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { TerminalRunResult } from '../../common/src/protocol';
+import { silentLogger } from '../../common/src/logger';
 import { createBridgeHandlers, type HandlerDependencies } from '../../extension/src/bridge/handlers';
+import { createProcessMonitor } from '../../extension/src/core/processes';
+import { ClientProcesses } from '../../extension/src/core/service/clientProcesses';
 import type { TerminalService } from '../../extension/src/core/service/terminalService';
 import type { SecretPrompt } from '../../extension/src/core/service/secretQuestion';
 import { waitFor } from '../unit/processes/helpers';
@@ -48,6 +51,7 @@ describe('a prompt for a secret, told through the MCP client (elicitation beside
       terminals: service,
       ownClientName: 'Visual Studio Code',
       ledger: { treeUsage: () => undefined, limitsOf: () => undefined },
+      clients: new ClientProcesses({ ledger: { watchClient: () => assert.fail('nothing is watched here') }, monitor: createProcessMonitor(), enabled: () => false, logger: silentLogger, ownPid: process.pid }),
     } as unknown as HandlerDependencies);
     fixture.handlers.run = handlers.run;
     fixture.handlers.state = handlers.state;

@@ -42,6 +42,9 @@ export interface ToolExchange {
   readonly input: Record<string, unknown>;
   /** Absent until the client sent the result. */
   readonly result?: SentToolResult;
+  /** When the model answered with the call, and when the request carrying its result came (Date.now): the call's round trip as the model sees it. */
+  readonly calledAt: number;
+  readonly answeredAt?: number;
 }
 
 export interface RecordedRequest {
@@ -111,8 +114,8 @@ function parseStepId(id: string): number | undefined {
 export async function startScriptedModel(options: ScriptedModelOptions): Promise<ScriptedModel> {
   const requests: RecordedRequest[] = [];
   const errors: string[] = [];
-  const calls = new Map<string, { tool: string; input: Record<string, unknown> }>();
-  const results = new Map<string, SentToolResult>();
+  const calls = new Map<string, { tool: string; input: Record<string, unknown>; calledAt: number }>();
+  const results = new Map<string, { result: SentToolResult; answeredAt: number }>();
   const nonce = Math.random().toString(36).slice(2, 8);
   let served = 0;
 
@@ -141,11 +144,12 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
         return;
       }
       const parsed = protocol.parse(body);
-      for (const r of parsed.toolResults) if (parseStepId(r.id) !== undefined && !results.has(r.id)) results.set(r.id, r.result);
+      const arrivedAt = Date.now();
+      for (const r of parsed.toolResults) if (parseStepId(r.id) !== undefined && !results.has(r.id)) results.set(r.id, { result: r.result, answeredAt: arrivedAt });
       // Unique per reply: a client that runs the script twice (two sessions) gets new ids.
       const plan = planReply(options, parsed, (step) => protocol.callId(`shep${step}x${nonce}${++served}`));
       requests.push({ at: Date.now(), path: url, protocol: protocol.name, tools: parsed.tools, scripted: plan.scripted, body });
-      if (plan.reply.toolUse) calls.set(plan.reply.toolUse.id, { tool: plan.reply.toolUse.name, input: plan.reply.toolUse.input });
+      if (plan.reply.toolUse) calls.set(plan.reply.toolUse.id, { tool: plan.reply.toolUse.name, input: plan.reply.toolUse.input, calledAt: Date.now() });
       protocol.respond(res, plan.reply, parsed.stream, body);
     });
   });
@@ -158,7 +162,7 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
     url: `http://127.0.0.1:${port}`,
     requests,
     errors,
-    exchanges: () => [...calls].map(([id, call]) => ({ id, ...call, ...(results.has(id) ? { result: results.get(id)! } : {}) })),
+    exchanges: () => [...calls].map(([id, call]) => ({ id, ...call, ...results.get(id) })),
     offeredTools: () => [...requests].reverse().find((r) => r.scripted)?.tools ?? [],
     close: () =>
       new Promise<void>((resolve) => {

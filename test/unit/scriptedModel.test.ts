@@ -60,6 +60,8 @@ describe('scripted model (the model API stand-in of the real-client tests)', () 
       });
       assert.deepEqual(JSON.parse(second.text).content, [{ type: 'text', text: 'All done.' }]);
       assert.deepEqual(model.exchanges().map((e) => ({ tool: e.tool, text: e.result?.text, isError: e.result?.isError })), [{ tool: 'mcp__terminal-shepherd__terminal_run', text: '{"status":"completed"}', isError: false }]);
+      const [timed] = model.exchanges();
+      assert.ok(timed!.answeredAt! >= timed!.calledAt, 'the round trip is timed from the call to the request carrying its result');
       const side = await post(model, '/v1/messages', { model: 'haiku', messages: [{ role: 'user', content: 'title?' }] });
       assert.deepEqual(JSON.parse(side.text).content, [{ type: 'text', text: 'OK.' }]);
       assert.deepEqual(model.requests.map((r) => r.scripted), [true, true, false]);

@@ -102,6 +102,12 @@ export const agentSessionSchema = z
   .strict();
 export type AgentSession = z.infer<typeof agentSessionSchema>;
 
+/**
+ * `from` of the owner the window records for a call whose client names no session: the client
+ * process (its pid, as client/attach proved it) stands for that client's one session.
+ */
+export const CLIENT_PROCESS = 'client.pid';
+
 /** `from` of a VS Code chat conversation's id: a call of VS Code's own client without one comes from outside a chat. */
 export const VSCODE_CONVERSATION = '_meta.vscode.conversationId';
 

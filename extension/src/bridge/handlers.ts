@@ -42,13 +42,25 @@ function callOptions({ signal, progress, meta, session, elicit }: RequestContext
   };
 }
 
+/** A call that names no agent session is owned by its client process, where its connection proved one (ClientProcesses.ownerSession). */
+function owned(context: RequestContext, clients: HandlerDependencies['clients']): RequestContext {
+  if (context.meta.agentSession) return context;
+  const agentSession = clients.ownerSession(context.session, context.meta.client?.name);
+  return agentSession ? { ...context, meta: { ...context.meta, agentSession } } : context;
+}
+
 export function createBridgeHandlers(deps: HandlerDependencies): BridgeHandlers {
+  const options = (context: RequestContext): CallOptions => callOptions(owned(context, deps.clients), deps.ownClientName);
   return {
-    run: async (params, context) => withCost(await deps.terminals.run(params, callOptions(context, deps.ownClientName)), deps.ledger),
-    state: async (params, context) => withCost(await deps.terminals.state(params, callOptions(context, deps.ownClientName)), deps.ledger),
-    input: (params, context) => deps.terminals.input(params, callOptions(context, deps.ownClientName)),
-    list: (params, { meta }) => ({ terminals: terminalsOf(deps.terminals.list(), listingSession(params, meta.agentSession, meta.client?.name)) }),
-    listProcesses: async (params, { meta }) => {
+    run: async (params, context) => withCost(await deps.terminals.run(params, options(context)), deps.ledger),
+    state: async (params, context) => withCost(await deps.terminals.state(params, options(context)), deps.ledger),
+    input: (params, context) => deps.terminals.input(params, options(context)),
+    list: (params, context) => {
+      const { meta } = owned(context, deps.clients);
+      return { terminals: terminalsOf(deps.terminals.list(), listingSession(params, meta.agentSession, meta.client?.name)) };
+    },
+    listProcesses: async (params, context) => {
+      const { meta } = owned(context, deps.clients);
       const session = listingSession(params, meta.agentSession, meta.client?.name);
       await deps.ledger.refresh();
       return processesOf(deps.ledger.list(), session);

@@ -23,6 +23,8 @@ export interface VsCodeSandboxSettings {
   readonly allowUnsandboxedCommands: boolean;
   /** `chat.agent.sandbox.retryWithAllowNetworkRequests` (default true): a command denied the network may be offered again with it, asked. */
   readonly retryWithAllowNetworkRequests: boolean;
+  /** `chat.agent.sandbox.allowAutoApprove` (default true): a command that runs in the sandbox needs no approval (the floor still asks). */
+  readonly allowAutoApprove: boolean;
   /** `chat.agent.sandbox.fileSystem.linux` on Linux, `.mac` on macOS. */
   readonly fileSystem: SandboxFileSystemRules;
   /** `chat.agent.allowedNetworkDomains` / `deniedNetworkDomains`: the domains a sandbox without allowNetwork may reach. */
@@ -41,6 +43,7 @@ export const defaultVsCodeSandboxSettings: VsCodeSandboxSettings = {
   allowNetwork: true,
   allowUnsandboxedCommands: true,
   retryWithAllowNetworkRequests: true,
+  allowAutoApprove: true,
   fileSystem: noFileSystemRules,
   allowedDomains: [],
   deniedDomains: [],

@@ -24,6 +24,7 @@ export function readVsCodeSandboxSettings(platform: NodeJS.Platform = process.pl
     allowNetwork: flag('allowNetwork', agent.get('sandbox.allowNetwork')),
     allowUnsandboxedCommands: flag('allowUnsandboxedCommands', agent.get('sandbox.allowUnsandboxedCommands')),
     retryWithAllowNetworkRequests: flag('retryWithAllowNetworkRequests', agent.get('sandbox.retryWithAllowNetworkRequests')),
+    allowAutoApprove: flag('allowAutoApprove', agent.get('sandbox.allowAutoApprove')),
     fileSystem: fileSystemRules(agent.get(platform === 'darwin' ? 'sandbox.fileSystem.mac' : 'sandbox.fileSystem.linux')),
     allowedDomains: strings(agent.get('allowedNetworkDomains')),
     deniedDomains: strings(agent.get('deniedNetworkDomains')),

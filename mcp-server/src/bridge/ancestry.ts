@@ -1,8 +1,9 @@
 /**
  * The processes above this one (parent, grandparent, ...): a server started by a VS Code
  * window's own extension host (Cline, Continue, an extension-owned terminal) finds that window
- * by its pid among them. Linux reads /proc; macOS asks `ps`; Windows asks CIM through PowerShell.
- * Any failure gives the list found so far: the caller then looks by folder only.
+ * by its pid among them. Linux reads /proc; macOS asks `ps`; Windows asks CIM through PowerShell
+ * (processLookup, which clientProcess.ts shares, with command lines). Any failure gives the list
+ * found so far: the caller then looks by folder only.
  */
 import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
@@ -10,14 +11,23 @@ import { promises as fs } from 'node:fs';
 const MAX_DEPTH = 64;
 const COMMAND_TIMEOUT_MS = 5000;
 
-/** "pid ppid" lines (ps -A -o pid=,ppid=; the PowerShell query prints the same) to a parent map. */
-export function parseParentTable(text: string): Map<number, number> {
-  const parents = new Map<number, number>();
+/** One process as the walks up the tree see it: its parent, and what it runs ('' when not asked). */
+export interface ProcessRow {
+  readonly ppid: number;
+  readonly commandLine: string;
+}
+
+/** A process's row by pid; undefined when it is gone or cannot be read. */
+export type ProcessLookup = (pid: number) => Promise<ProcessRow | undefined> | ProcessRow | undefined;
+
+/** "pid ppid [command line]" rows (ps -A -o pid=,ppid=[,args=]; the PowerShell query prints the same). */
+export function parseProcessRows(text: string): Map<number, ProcessRow> {
+  const rows = new Map<number, ProcessRow>();
   for (const line of text.split(/\r?\n/)) {
-    const m = /^\s*(\d+)\s+(\d+)\s*$/.exec(line);
-    if (m) parents.set(Number(m[1]), Number(m[2]));
+    const m = /^\s*(\d+)\s+(\d+)(?:\s(.*))?$/.exec(line);
+    if (m) rows.set(Number(m[1]), { ppid: Number(m[2]), commandLine: (m[3] ?? '').trim() });
   }
-  return parents;
+  return rows;
 }
 
 /** The ppid in /proc/<pid>/stat (the field after the state, past the parenthesised name). */
@@ -47,18 +57,36 @@ export function runQuery(command: string, args: readonly string[]): Promise<stri
   });
 }
 
+/**
+ * How this OS tells a process's parent (and, with `commandLines`, what it runs): Linux reads /proc
+ * per pid, macOS asks `ps` and Windows CIM through PowerShell once for the whole table. Rejects
+ * when the table cannot be asked.
+ */
+export async function processLookup(platform: NodeJS.Platform, commandLines: boolean): Promise<ProcessLookup> {
+  if (platform === 'linux') return (pid) => linuxRow(pid, commandLines);
+  const table =
+    platform === 'win32'
+      ? await runQuery('powershell.exe', ['-NoProfile', '-NonInteractive', '-Command', `Get-CimInstance Win32_Process | ForEach-Object { "$($_.ProcessId) $($_.ParentProcessId)${commandLines ? ' $($_.CommandLine)' : ''}" }`])
+      : await runQuery('ps', ['-A', '-o', commandLines ? 'pid=,ppid=,args=' : 'pid=,ppid=']);
+  const rows = parseProcessRows(table);
+  return (pid) => rows.get(pid);
+}
+
+async function linuxRow(pid: number, commandLine: boolean): Promise<ProcessRow | undefined> {
+  try {
+    const [stat, cmdline] = await Promise.all([fs.readFile(`/proc/${pid}/stat`, 'utf8'), commandLine ? fs.readFile(`/proc/${pid}/cmdline`, 'utf8') : '']);
+    const ppid = parseProcStatParent(stat);
+    return ppid === undefined ? undefined : { ppid, commandLine: cmdline.split('\0').filter(Boolean).join(' ') };
+  } catch {
+    return undefined;
+  }
+}
+
 /** This process's ancestors, nearest first. */
 export async function processAncestors(platform: NodeJS.Platform = process.platform, pid: number = process.pid): Promise<number[]> {
   try {
-    if (platform === 'linux') {
-      return await walkUp(pid, async (p) => parseProcStatParent(await fs.readFile(`/proc/${p}/stat`, 'utf8').catch(() => '')));
-    }
-    const table =
-      platform === 'win32'
-        ? await runQuery('powershell.exe', ['-NoProfile', '-NonInteractive', '-Command', 'Get-CimInstance Win32_Process | ForEach-Object { "$($_.ProcessId) $($_.ParentProcessId)" }'])
-        : await runQuery('ps', ['-A', '-o', 'pid=,ppid=']);
-    const parents = parseParentTable(table);
-    return await walkUp(pid, (p) => parents.get(p));
+    const lookup = await processLookup(platform, false);
+    return await walkUp(pid, async (p) => (await lookup(p))?.ppid);
   } catch {
     return [];
   }

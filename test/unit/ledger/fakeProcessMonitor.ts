@@ -34,6 +34,7 @@ export class FakeProcessMonitor implements ProcessMonitor {
   readonly shellActivity = new Map<number, ShellActivity>();
   private readonly table = new Map<number, ProcessInfo>();
   private readonly ports = new Map<number, number[]>();
+  private readonly cwds = new Map<number, string>();
   private readonly unkillable = new Set<string>();
   private readonly failures = new Map<FailingQuery, number>();
   private nextPid = FIRST_PID;
@@ -54,12 +55,13 @@ export class FakeProcessMonitor implements ProcessMonitor {
     return this.add(pid ?? this.nextPid++, ppid, name, commandLine);
   }
 
-  /** The process exits; like the OS, its children are re-parented to init. */
-  exit(pid: number): void {
+  /** The process exits; like Unix, its children are re-parented to init (`reparent` false: like Windows, they keep its pid as their parent's). */
+  exit(pid: number, reparent = true): void {
     this.live(pid);
     this.table.delete(pid);
     this.ports.delete(pid);
-    for (const p of this.table.values()) {
+    this.cwds.delete(pid);
+    for (const p of reparent ? this.table.values() : []) {
       if (p.ppid === pid) {
         this.table.set(p.pid, { ...p, ppid: 1 });
       }
@@ -70,6 +72,17 @@ export class FakeProcessMonitor implements ProcessMonitor {
   setPorts(pid: number, ports: number[]): void {
     this.live(pid);
     this.ports.set(pid, ports);
+  }
+
+  /** The process's working directory from now on. */
+  setCwd(pid: number, cwd: string): void {
+    this.live(pid);
+    this.cwds.set(pid, cwd);
+  }
+
+  async workingDirectory(pid: number): Promise<string | undefined> {
+    this.calls.push('workingDirectory');
+    return this.table.has(pid) ? this.cwds.get(pid) : undefined;
   }
 
   /** killTree cannot end this process (EPERM, or stuck in D state): it stays alive, reported failed. */
@@ -153,7 +166,8 @@ export class FakeProcessMonitor implements ProcessMonitor {
 
   private add(pid: number, ppid: number, name: string, commandLine: string): ProcessInfo {
     const n = this.started++;
-    const info: ProcessInfo = { pid, ppid, name, commandLine, startTime: `fake-${n}`, startedAt: new Date(EPOCH_MS + n * 1000).toISOString() };
+    // Zero-padded: ordered as text too, as Windows' CreationDate keys are (processes/shellLineage.ts compares them so).
+    const info: ProcessInfo = { pid, ppid, name, commandLine, startTime: `fake-${String(n).padStart(6, '0')}`, startedAt: new Date(EPOCH_MS + n * 1000).toISOString() };
     this.table.set(pid, info);
     return info;
   }

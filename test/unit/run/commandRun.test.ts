@@ -58,7 +58,7 @@ class ScriptedExecution implements ExecutionSource {
 
 const config: RunConfig = {
   completion: { graceMs: 3000, settleMs: 5, probeIntervalMs: 20 },
-  input: { strongSilenceMs: 60, readingSilenceMs: 60, emptyReadingSilenceMs: 60, weakSilenceMs: 400, replSilenceMs: 200 },
+  input: { strongSilenceMs: 60, readingSilenceMs: 60, emptyReadingSilenceMs: 60, shellReadingSilenceMs: 60, weakSilenceMs: 400, replSilenceMs: 200 },
   drainTimeoutMs: 200,
 };
 
@@ -198,6 +198,52 @@ describe('CommandRun', () => {
     const abort = new AbortController();
     setTimeout(() => abort.abort(), 30);
     assert.equal(await run.wait({ timeoutMs: 2000, signal: abort.signal }), 'cancelled');
+    run.dispose();
+  });
+
+  it('with no settle (an end that comes at the prompt) completes on the probe\'s answer, with no timer in between', async () => {
+    const microtasks = async () => {
+      for (let i = 0; i < 50; i++) await Promise.resolve();
+    };
+    for (const settleMs of [0, 5]) {
+      const { run, probes } = makeRun(idle, { ...config, completion: { ...config.completion, settleMs } });
+      const exec = new ScriptedExecution();
+      run.attachExecution(exec);
+      run.executionStarted(exec);
+      exec.push('done\r\n');
+      exec.end();
+      run.executionEnded(exec, 0);
+      await microtasks();
+      assert.equal(probes.length, 1);
+      assert.equal(run.state.kind, settleMs === 0 ? 'completed' : 'running', `settle ${settleMs} ms`);
+      assert.equal(await run.wait({ timeoutMs: 2000 }), 'completed');
+      assert.equal((await runResult(run, 'completed')).output, 'done');
+      run.dispose();
+    }
+  });
+
+  it('a probe slow to answer is waited for, not polled on a timer of 0 ms meanwhile', async () => {
+    let clockReads = 0;
+    const probes: number[] = [];
+    const run = new CommandRun('cmd', 'default', 4242, 'shepherd', new TextOutput(), config, {
+      now: () => {
+        clockReads++;
+        return performance.now();
+      },
+      probeShell: async () => {
+        probes.push(performance.now());
+        await sleep(60);
+        return idle();
+      },
+      logger: silentLogger,
+    });
+    run.executionStarted('a');
+    run.executionEnded('a', 0);
+    const readsAtEnd = clockReads;
+    assert.equal(await run.wait({ timeoutMs: 2000 }), 'completed');
+    assert.equal(probes.length, 1);
+    // A timer re-armed at "now" while the probe is out would read the clock every millisecond or so.
+    assert.ok(clockReads - readsAtEnd < 20, `${clockReads - readsAtEnd} clock reads while one probe was out`);
     run.dispose();
   });
 

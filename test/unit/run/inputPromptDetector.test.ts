@@ -31,6 +31,16 @@ describe('detectInputPrompt', () => {
     assert.equal(observe(['Name? '], 100, true), undefined);
   });
 
+  it('the shell itself reading after a tail that is no prompt is its own prompt until a long silence (the end event late in a loaded VS Code)', () => {
+    const shell = (lines: string[], silentForMs: number) => detectInputPrompt({ lastLines: lines, silentForMs, readingTerminal: true, reader: 'shell' });
+    assert.equal(shell([], 1100), undefined, '`cd /tmp` printed nothing: the shell is back at its prompt');
+    assert.equal(shell(['hello world'], 3100), undefined, 'Write-Output printed a line: not a prompt');
+    assert.deepEqual(shell([], 5000), { prompt: '' }, 'a `read` with no prompt is still reported');
+    assert.deepEqual(shell(['Name: '], 400), { prompt: 'Name:' }, 'read -p "Name: " is a prompt at once');
+    assert.deepEqual(shell(['Continue? [y/N] '], 400), { prompt: 'Continue? [y/N]' });
+    assert.deepEqual(detectInputPrompt({ lastLines: [], silentForMs: 1000, readingTerminal: true, reader: 'job' }), { prompt: '' }, 'a job (cat) reading is as before');
+  });
+
   it('never treats a silent command as waiting when the OS says it is not reading', () => {
     assert.equal(observe(['Start: 10:00:00'], 60_000, false), undefined);
     assert.equal(observe(['Compiling:'], 60_000, false), undefined);

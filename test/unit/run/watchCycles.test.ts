@@ -46,7 +46,7 @@ class LinesOutput implements RunOutput {
 
 const config: RunConfig = {
   completion: { graceMs: 3000, settleMs: 5, probeIntervalMs: 20 },
-  input: { strongSilenceMs: 5000, readingSilenceMs: 5000, emptyReadingSilenceMs: 5000, weakSilenceMs: 5000, replSilenceMs: 5000 },
+  input: { strongSilenceMs: 5000, readingSilenceMs: 5000, emptyReadingSilenceMs: 5000, shellReadingSilenceMs: 5000, weakSilenceMs: 5000, replSilenceMs: 5000 },
   drainTimeoutMs: 200,
 };
 

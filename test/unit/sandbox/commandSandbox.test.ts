@@ -15,6 +15,7 @@ import { TempDirs } from '../../support/tempDirs';
 
 const linux = process.platform === 'linux';
 const on: VsCodeSandboxSettings = { ...defaultVsCodeSandboxSettings, enabled: true };
+const BASH = { kind: 'bash', path: undefined } as const;
 
 /** The line as a terminal's bash runs it: its exit code and what it printed. */
 function runLine(line: string, cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; output: string }> {
@@ -67,7 +68,7 @@ describe('CommandSandbox (the real runtime: bubblewrap, socat, ripgrep)', functi
     const command = `echo inside > made.txt; echo out > ${outside}/escaped.txt; echo home >> ${home}/.bashrc; cat ${home}/.bashrc; pwd; exit 3`;
     const prepared = await sandbox.prepare(command, 'vscode', on);
     assert.equal(prepared.network, true);
-    const { code, output } = await runLine(prepared.line(workspace, 'bash'), outside);
+    const { code, output } = await runLine(prepared.line(workspace, BASH), outside);
     assert.equal(code, 3, output);
     assert.equal(readFileSync(path.join(workspace, 'made.txt'), 'utf8'), 'inside\n');
     assert.ok(!existsSync(path.join(outside, 'escaped.txt')), output);
@@ -90,11 +91,11 @@ describe('CommandSandbox (the real runtime: bubblewrap, socat, ripgrep)', functi
       const probe = `node -e "require('net').connect(${port}, '127.0.0.1').on('data', d => { console.log('got ' + d); process.exit(0) }).on('error', e => { console.log(e.code); process.exit(7) })"`;
       const closed = await sandboxFor().prepare(probe, 'vscode', { ...on, allowNetwork: false });
       assert.equal(closed.network, false);
-      const denied = await runLine(closed.line(workspace, 'bash'), workspace);
+      const denied = await runLine(closed.line(workspace, BASH), workspace);
       assert.equal(denied.code, 7, denied.output);
       assert.equal(connections, 0);
       const open = await sandboxFor().prepare(probe, 'vscode', on);
-      const allowed = await runLine(open.line(workspace, 'bash'), workspace);
+      const allowed = await runLine(open.line(workspace, BASH), workspace);
       assert.equal(allowed.code, 0, allowed.output);
       assert.equal(connections, 1);
     } finally {

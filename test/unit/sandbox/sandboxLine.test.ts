@@ -17,6 +17,8 @@ describe('sandboxedLine (the line a sandboxed command is typed as)', () => {
     assert.equal(innerCommand('ls', "/w/it's", 'bash'), `cd '/w/it'\\''s' && ls`);
     assert.equal(innerCommand('ls', undefined, 'zsh'), 'ls');
     assert.equal(innerCommand('Get-ChildItem', '/w', 'pwsh'), `cd '/w' && pwsh -NoLogo -NoProfile -Command 'Get-ChildItem'`);
+    // The terminal's own pwsh, which need not be on PATH.
+    assert.equal(innerCommand('Get-ChildItem', '/w', 'pwsh', '/opt/power shell/pwsh'), `cd '/w' && '/opt/power shell/pwsh' -NoLogo -NoProfile -Command 'Get-ChildItem'`);
   });
 
   // Each shell parses the line back into the launcher's arguments: the command reaches the runtime byte for byte.

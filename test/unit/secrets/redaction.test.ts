@@ -70,6 +70,25 @@ describe('Redactor', () => {
     assert.equal(count, 5);
   });
 
+  it('replaces the value of a bare password key (.env, YAML) and leaves other bare names, mostly prose and code (token, secret, auth, key)', () => {
+    const input = ['password=correct-horse-battery', 'PASSWORD: hunter2hunter2', '"passphrase": "abc123def456"', 'passwd=abcdefgh1234', 'a secret: environment', 'token: holder-name', 'auth: dXNlcjpwYXNz', 'key: sortable-name'].join('\n');
+    const { text, count } = redactor.redact(input);
+    assert.equal(
+      text,
+      [
+        `password=${marker('value of password')}`,
+        `PASSWORD: ${marker('value of PASSWORD')}`,
+        `"passphrase": "${marker('value of passphrase')}"`,
+        `passwd=${marker('value of passwd')}`,
+        'a secret: environment',
+        'token: holder-name',
+        'auth: dXNlcjpwYXNz',
+        'key: sortable-name',
+      ].join('\n'),
+    );
+    assert.equal(count, 4);
+  });
+
   it('leaves names that only look secret (ASKPASS, tokenizers, max_tokens, public and primary keys, short values)', () => {
     const input = [
       'GIT_ASKPASS=/usr/lib/code/askpass.sh',

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { marker, Redactor } from '../../../extension/src/core/secrets/redaction';
 import { secretLines } from '../../../extension/src/core/secrets/secretLines';
+import { isSecretName } from '../../../extension/src/core/secrets/secretNames';
 import { ValueScanner } from '../../../extension/src/core/secrets/valueScanner';
 import { Random } from '../../soak/random';
 
@@ -113,6 +114,48 @@ describe('secretLines', () => {
     const { text, count } = scanned.redact('x\napi_key\n:\n hunter2hunter2\ny\nfirst-half\nsecond-half\n');
     assert.equal(text, `x\napi_key\n:\n ${marker('value of api_key')}\ny\n${marker('value of MULTI_LINE_SECRET')}\n`);
     assert.equal(count, 2);
+  });
+
+  it('finds an assignment for every key ending in any case, quoted or not, with up to 3 spaces or newlines (a Unicode space too) before the separator, at the very start of a text too', () => {
+    const endings = ['token', 'secret', 'passwd', 'password', 'passphrase', 'pass', 'auth', 'credential', 'connection_string', 'pwd', 'key'];
+    const names = endings.flatMap((ending) => [ending, `db_${ending}`, `DB_${ending.toUpperCase()}`, `db${ending[0]!.toUpperCase()}${ending.slice(1)}`]);
+    const spacings = [['', '='], ['', ':'], [' ', '= '], ['  \n', ':'], ['\t\r\n', '='], ['\u00a0', '='], ['\n\n\n\n', '=']];
+    for (const name of names) {
+      for (const quote of ['', '"', "'"]) {
+        for (const [before, separator] of spacings) {
+          for (const text of [`${quote}${name}${quote}${before}${separator}hunter2hunter2`, `x ${quote}${name}${quote}${before}${separator} "hunter2hunter2"\n`]) {
+            const redacted = scanned.redact(text);
+            assert.deepEqual(redacted, everyRule.redact(text), JSON.stringify(text));
+            // Of the bare endings only the password words count, and four newlines are one too many.
+            const bare = endings.includes(name) && !name.includes('_');
+            const counts = isSecretName(name) && (!bare || /^passw|^passphrase$/.test(name)) && before !== '\n\n\n\n';
+            assert.equal(redacted.count, counts ? 1 : 0, JSON.stringify(text));
+          }
+        }
+      }
+    }
+  });
+
+  it('finds AWS and Google keys, bearer credentials and private keys right at the start and the end of a text, and after look-alikes', () => {
+    const google = `AIza${repeat('SyA-b_9', 35)}`;
+    const bearer = `Bearer ${repeat('abcDEF123._-', 24)}`;
+    const basic = `Basic ${repeat('dXNlcjpwYXNz', 24)}`;
+    const key = `------BEGIN EC PRIVATE KEY-----\n${repeat('MHcCAQEEIB', 8)}\n-----END EC PRIVATE KEY-----`;
+    for (const text of [aws, `x ${aws}`, `FAIL AKIAxIA ${aws}`, google, `AIzb ${google}`, bearer, `Bea Bearerx ${bearer}`, basic, `Basi ${basic}`, key, `x${key}`, `${aws}\n${google}`]) {
+      const expected = everyRule.redact(text);
+      assert.ok(expected.count > 0, text);
+      assert.deepEqual(scanned.redact(text), expected, text);
+    }
+  });
+
+  it('looks at `@` only after a `://`: scoped packages alone hold nothing, a URL password after them is found', () => {
+    const npmLs = 'app@1.0.0 /home/dev/app\n├── @types/node@20.1.0\n└─┬ @scope/pkg@2.0.0\n  └── left-pad@1.3.0\n';
+    assert.deepEqual(secretLines(npmLs), []);
+    for (const text of [`${npmLs}origin https://deploy:s3cr3t-pass@git.example.com/app.git`, 'a://:p@h', `@x ${'@'.repeat(40)} redis://:%21secret%25@cache`]) {
+      const expected = everyRule.redact(text);
+      assert.equal(expected.count, 1, text);
+      assert.deepEqual(scanned.redact(text), expected, text);
+    }
   });
 
   it('redacts a private-key block without an END to the end of the text', () => {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { BridgeErrorCode } from '../../../extension/src/core/errors';
-import { echoOffLineRead, terminalReadsSecret } from '../../../extension/src/core/secrets/ttyEcho';
+import { echoOffLineRead, macTerminalDevice, terminalReadsSecret } from '../../../extension/src/core/secrets/ttyEcho';
 import { describeWhere } from '../../support/skips';
 import { rejectsWith, useTerminalService } from '../service/terminalServiceSupport';
 
@@ -60,11 +60,11 @@ describeWhere(hasScript, 'needs Linux and util-linux `script` for a pseudo-termi
     assert.equal(await settled(pid, true), true);
   });
 
-  it('a plain `read`: not a secret; nothing is told off Linux or without a shell', async () => {
+  it('a plain `read`: not a secret; nothing is told on Windows or without a shell', async () => {
     const pid = await bashOnPty('read -p "Your name> " n');
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(await terminalReadsSecret(pid), false);
-    assert.equal(await terminalReadsSecret(pid, 'darwin'), false);
+    assert.equal(await terminalReadsSecret(pid, 'win32'), false);
     assert.equal(await terminalReadsSecret(undefined), false);
   });
 
@@ -84,5 +84,43 @@ describeWhere(hasScript, 'needs Linux and util-linux `script` for a pseudo-termi
     assert.match(String(waiting.message), /The user must type it in terminal "default" themselves/);
     await rejectsWith(t.service.input({ name: 'default', text: 'abracadabra' }), BridgeErrorCode.SensitivePrompt, /asks for a secret \("Say the magic word>"\)/);
     assert.deepEqual(t.host.last.sentText, [], 'nothing was typed');
+  });
+});
+
+/**
+ * BSD stty (macOS) as its print.c lays `stty -a` out: the flags under labels, continued on
+ * tab-indented lines, every flag printed with `-` when off. No Mac here: the layout is the source's.
+ */
+const bsdStty = (lflags: string): string =>
+  [
+    'speed 9600 baud; 24 rows; 80 columns;',
+    `lflags: ${lflags} echoe -echok echoke -echonl echoctl`,
+    '\t-echoprt -altwerase -noflsh -tostop -flusho pendin -nokerninfo',
+    '\t-extproc',
+    'iflags: -istrip icrnl -inlcr -igncr ixon -ixoff ixany imaxbel iutf8',
+    '\t-ignbrk brkint -inpck -ignpar -parmrk',
+    'oflags: opost onlcr -oxtabs -onocr -onlret',
+    'cflags: cread cs8 -parenb -parodd hupcl -clocal -cstopb -crtscts -dsrflow',
+    '\t-dtrflow -mdmbuf',
+    'cchars: discard = ^O; dsusp = ^Y; eof = ^D; eol = <undef>;',
+    '\teol2 = <undef>; erase = ^?; intr = ^C; kill = ^U; lnext = ^V;',
+    '\tmin = 1; quit = ^\\; reprint = ^R; start = ^Q; status = ^T;',
+    '\tstop = ^S; susp = ^Z; time = 0; werase = ^W;',
+    '',
+  ].join('\n');
+
+describe('terminal echo on macOS (BSD stty, ps)', () => {
+  it("reads BSD stty's flags: a password read (echo off, canonical), a shell's line editor (raw), a plain read", () => {
+    assert.equal(echoOffLineRead(bsdStty('icanon isig iexten -echo')), true);
+    assert.equal(echoOffLineRead(bsdStty('-icanon isig iexten -echo')), false, "zsh's line editor echoes by itself");
+    assert.equal(echoOffLineRead(bsdStty('icanon isig iexten echo')), false);
+  });
+
+  it('names the terminal device from `ps -o tty=`; none for a process without one', () => {
+    assert.equal(macTerminalDevice('ttys003\n'), '/dev/ttys003');
+    assert.equal(macTerminalDevice(' ttys012 '), '/dev/ttys012');
+    assert.equal(macTerminalDevice('??\n'), undefined);
+    assert.equal(macTerminalDevice(''), undefined);
+    assert.equal(macTerminalDevice('pts/3'), undefined, "Linux's ps names no macOS device");
   });
 });

@@ -31,6 +31,19 @@ describe('ValueScanner', () => {
     }
   });
 
+  it('finds every place in 300 texts over a wide alphabet, where most windows move by 2 characters alone, values of 6 to 400 characters (moves capped at 255)', () => {
+    const random = new Random(2929);
+    const alphabet = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 ._-/:=\n→中é✓'];
+    const word = (min: number, max: number): string => Array.from({ length: random.int(min, max) }, () => random.pick(alphabet)).join('');
+    for (let round = 0; round < 300; round++) {
+      const values = Array.from({ length: random.int(1, 8) }, () => word(6, random.chance(0.2) ? 400 : 40));
+      const parts: string[] = [];
+      for (let p = random.int(0, 10); p > 0; p--) parts.push(random.chance(0.3) ? random.pick(values) : word(0, 300));
+      const text = parts.join('');
+      assert.deepEqual(scanned(text, new ValueScanner(values)), naive(text, values), `round ${round}: ${JSON.stringify({ values, text })}`);
+    }
+  });
+
   it('finds a value at the very start and end of the text, overlapping itself, and nothing in a text shorter than every value', () => {
     const scanner = new ValueScanner(['aaaaaa', 'secret-value-1234567']);
     assert.deepEqual(scanned('aaaaaaa secret-value-1234567', scanner), ['0:6', '1:7', '8:28']);

@@ -3,7 +3,9 @@
  * OS: TerminalService on a scripted terminal host, the real ProcessTracker (ledger) and DevServers
  * on a scripted process table (FakeProcessMonitor), and scripted loopback probes. Covers ready,
  * already running, restart (the old tree killed through the ledger, identity-checked), a port
- * taken (holder named: this window's, or foreign), a server never ready, and bad input.
+ * taken (holder named: this window's, or foreign), a server never ready, and bad input; and a
+ * server an MCP client's own tools started outside managed terminals (clientServers.ts): answered
+ * already_running naming that client and its session, nothing typed.
  */
 import assert from 'node:assert/strict';
 import type { TerminalRunResult } from '../../../common/src/protocol';
@@ -242,5 +244,55 @@ describe('dev servers through the terminal service (scripted host and OS, real l
     assert.equal(servers.list(service.sessionViews()).length, 1, 'a process no terminal of ours started is not listed');
     const health = await servers.listWithHealth(service.sessionViews());
     assert.equal(health[0]?.healthy, false, 'the probe (scripted here) did not answer');
+  });
+
+  /** A client whose own tool started `npm run dev` in `folder` (its vite listening on 5173), watched by the ledger. */
+  function clientServer(folder: string, session?: string): { client: number; shell: number } {
+    const client = monitor.spawn(1, 'node', 'node /usr/bin/claude');
+    ledger.tracker.watchClient({
+      identity: { pid: client.pid, startTime: client.startTime },
+      label: 'claude-code (own tools)',
+      clientTools: { client: 'claude-code', pid: client.pid, command: 'node' },
+      ...(session ? { agentSession: { client: 'claude-code', id: session, from: 'env.CLAUDE_CODE_SESSION_ID' } } : {}),
+      select: (table) => table.filter((p) => p.pid !== client.pid && p.pid > client.pid),
+    });
+    const shell = monitor.spawn(client.pid, 'bash', 'bash -c npm run dev');
+    const npm = monitor.spawn(shell.pid, 'npm run dev', 'npm run dev');
+    const vite = monitor.spawn(npm.pid, 'node', 'node node_modules/.bin/vite');
+    for (const p of [shell, npm, vite]) monitor.setCwd(p.pid, folder);
+    monitor.setPorts(vite.pid, [5173]);
+    return { client: client.pid, shell: shell.pid };
+  }
+
+  const typed = (): string[] => host.terminals.flatMap((t) => t.executions.map((e) => e.commandLine)).filter((line) => line.includes('npm run'));
+
+  it('terminal_run of the same server in the same folder answers already_running, naming the client and its session; nothing is typed', async () => {
+    const folder = dirs.make('client-servers-folder-');
+    const { client, shell } = clientServer(folder, 'sess-a');
+    for (const waitMode of ['ready', 'background'] as const) {
+      const result = await service.run({ command: 'npm run dev', cwd: folder, waitMode });
+      assert.equal(result.status, 'already_running', JSON.stringify(result));
+      assert.equal(result.server?.pid, shell);
+      assert.deepEqual(result.server?.ports, [5173]);
+      assert.match(String(result.message), new RegExp(`already runs outside Terminal Shepherd's terminals \\(pid ${shell}\\) at http://localhost:5173/, .* by claude-code's own tools \\(client pid ${client}, node\\), claude-code session sess-a\\. If that is not your session`));
+      assert.match(String(result.message), new RegExp(`kill_process \\{pid: ${shell}\\}`));
+    }
+    // A one-shot run of it is a duplicate too once it listens (the ledger already knows its port).
+    assert.equal((await service.run({ command: 'npm run dev', cwd: folder })).status, 'already_running');
+    assert.deepEqual(typed(), [], 'nothing typed, no second copy');
+  });
+
+  it('another folder, another command, or restart: true: the call goes ahead', async () => {
+    const folder = dirs.make('client-servers-folder-');
+    clientServer(folder);
+    host.onExecute = (execution) => {
+      execution.start();
+      setTimeout(() => execution.end(0), 10);
+    };
+    const other = dirs.make('client-servers-other-');
+    assert.equal((await service.run({ command: 'npm run dev', cwd: other, waitMode: 'background' })).status === 'already_running', false);
+    assert.equal((await service.run({ command: 'npm run build', cwd: folder })).status, 'completed');
+    assert.notEqual((await service.run({ command: 'npm run dev', cwd: folder, waitMode: 'background', restart: true })).status, 'already_running');
+    assert.deepEqual(typed(), ['npm run dev', 'npm run build', 'npm run dev']);
   });
 });

@@ -47,7 +47,7 @@ describe('stage timings in a terminal_run result', () => {
     assert.equal(plain.timings, undefined);
     const timed = await service.run({ command: 'true', name: 't' }, { meta: { timings: true } });
     const spans = timed.timings!;
-    assert.deepEqual(Object.keys(spans).sort(), ['checks', 'completion', 'drain', 'environment', 'plan', 'redaction', 'report', 'shell', 'start', 'total']);
+    assert.deepEqual(Object.keys(spans).sort(), ['checks', 'completion', 'drain', 'environment', 'plan', 'redaction', 'report', 'shell', 'start', 'total', 'typing']);
     const stages = Object.entries(spans).filter(([k]) => k !== 'total');
     assert.ok(stages.every(([, ms]) => ms >= 0 && ms <= spans.total!), JSON.stringify(spans));
     assert.ok(stages.reduce((sum, [, ms]) => sum + ms, 0) <= spans.total! + 0.1, JSON.stringify(spans));

@@ -50,7 +50,7 @@ function makeRun(snapshot: RunOutputSnapshot, activity: () => Activity): Command
     new FixedOutput(snapshot),
     {
       completion: { graceMs: 100, settleMs: 1, probeIntervalMs: 10 },
-      input: { strongSilenceMs: 60_000, readingSilenceMs: 60_000, emptyReadingSilenceMs: 60_000, weakSilenceMs: 60_000, replSilenceMs: 60_000 },
+      input: { strongSilenceMs: 60_000, readingSilenceMs: 60_000, emptyReadingSilenceMs: 60_000, shellReadingSilenceMs: 60_000, weakSilenceMs: 60_000, replSilenceMs: 60_000 },
       drainTimeoutMs: 50,
     },
     { now: () => performance.now(), probeShell: () => Promise.resolve(activity()), logger: silentLogger },

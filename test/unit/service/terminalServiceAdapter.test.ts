@@ -7,7 +7,7 @@ import { collectingLogger } from '../../support/collectingLogger';
 
 interface FakeRun {
   active: boolean;
-  launch: { agentSession?: { client: string; id: string; from: string } };
+  launch: { agentSession?: { client: string; id: string; from: string }; sandbox?: { mode: 'vscode' | 'confined'; network: boolean } };
 }
 
 const chat = { client: 'Visual Studio Code', id: 'conv-1', from: '_meta.vscode.conversationId' };
@@ -25,7 +25,7 @@ describe('attachToTerminalService', () => {
     const calls: string[] = [];
     const sink: TerminalEventSink = {
       terminalOpened: (name, pid) => calls.push(`opened ${name} ${pid}`),
-      runStarted: (name, agentSession) => calls.push(`runStarted ${name}${agentSession ? ` ${agentSession.id}` : ''}`),
+      runStarted: (name, agentSession, sandbox) => calls.push(`runStarted ${name}${agentSession ? ` ${agentSession.id}` : ''}${sandbox ? ` ${sandbox.mode}/${sandbox.network}` : ''}`),
       runEnded: (name) => calls.push(`runEnded ${name}`),
       terminalClosed: (name) => {
         calls.push(`closed ${name}`);
@@ -65,6 +65,13 @@ describe('attachToTerminalService', () => {
     emit(event('runStateChanged', s, { active: false, launch: {} })); // an old run, not the current one
     emit(event('sessionClosed', s));
     assert.deepEqual(calls, ['opened dev 42', 'opened dev 42', 'runStarted dev conv-1', 'runStarted dev conv-1', 'runEnded dev', 'closed dev']);
+  });
+
+  it('hands the ledger the sandbox a run runs in', () => {
+    const { calls, emit } = setup([session('a', 10, { active: true, launch: { sandbox: { mode: 'vscode', network: false } } })]);
+    const run: FakeRun = { active: true, launch: { sandbox: { mode: 'confined', network: true } } };
+    emit(event('runStarted', session('a', 10, run), run));
+    assert.deepEqual(calls, ['opened a 10', 'runStarted a vscode/false', 'opened a 10', 'runStarted a confined/true']);
   });
 
   it('logs a failed cleanup instead of throwing, and stops listening when disposed', async () => {

@@ -61,6 +61,10 @@ describe('execution strategies: pure logic', () => {
   describe('strategyChain', () => {
     const chain = (kind: Parameters<typeof strategyChain>[0]['kind'], vscodeInjection = true, preference: Parameters<typeof strategyChain>[0]['preference'] = 'auto') =>
       strategyChain({ kind, vscodeInjection, preference });
+    it("ours reports no execution behind a run's end (no settle after the OS's confirmation); VS Code's may (a redrawn prompt)", () => {
+      assert.equal(shepherdStrategy.lateExecutions, false);
+      assert.equal(vscodeStrategy.lateExecutions, true);
+    });
     it('fish: VS Code first, then ours, then the pseudoterminal', () => {
       assert.deepEqual(chain('fish'), ['vscode', 'shepherd', 'pseudoterminal']);
     });

@@ -6,7 +6,7 @@ import type { AgentSession, ClientTools, KillResult, LedgerSummary, ListProcesse
 import { settingsTable } from '../../../../common/src/settings';
 import type { Disposable, Event } from '../events';
 import type { ProcessIdentity, ProcessInfo } from '../processes/types';
-import type { DecisionEvent } from './formats';
+import type { DecisionEvent, RunSandbox } from './formats';
 import { DEFAULT_MAX_LOG_BYTES } from './ledgerStore';
 import type { ProcessLimits } from '../processes/processLimits';
 import type { TreeUsage } from './usageSampler';
@@ -73,8 +73,8 @@ export interface ProcessLedger {
 
   /** A managed terminal exists; its shell is the root of what it spawns (not tracked itself). */
   terminalOpened(name: string, shellPid: number | undefined): void;
-  /** A command started in the terminal: its tree is polled every pollIntervalMs; what appears there is recorded as `agentSession`'s (the run's caller). */
-  runStarted(name: string, agentSession?: AgentSession): void;
+  /** A command started in the terminal: its tree is polled every pollIntervalMs; what appears there is recorded as `agentSession`'s (the run's caller), and as run in the sandbox when `sandbox` says so. */
+  runStarted(name: string, agentSession?: AgentSession, sandbox?: RunSandbox): void;
   /** The command ended: a final snapshot now (background jobs stay tracked at the idle cadence). */
   runEnded(name: string): void;
   /** The terminal closed: its processes still running are killed (identity-checked) and logged `killed`. */

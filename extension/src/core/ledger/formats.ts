@@ -4,7 +4,7 @@
  * an entry without pid + OS start time cannot be told apart from a process that reused its pid.
  * Fields added later are optional, so files written before them still load.
  */
-import type { AgentSession, ClientTools } from '../../../../common/src/protocol';
+import type { AgentSession, ClientTools, SandboxReport } from '../../../../common/src/protocol';
 
 export const LEDGER_FILES = {
   /** Append-only JSONL of LedgerEvents. */
@@ -47,8 +47,11 @@ export const GITIGNORE_CONTENT = [
  * session_started / session_ended: a window session began (pid and startTime are its extension
  * host's: the owner other windows check) or ended cleanly; a session without its end died, and
  * the log replays what it tracked (logReconcile.ts).
+ * session_shell: a managed terminal's shell as the session first saw it (its identity and
+ * terminal): where another process's environment cannot be read (Windows), a starting window
+ * finds what a dead session's shells started by lineage from them (orphanMarks.ts).
  */
-export type LedgerEventKind = 'started' | 'spawned' | 'completed' | 'killed' | 'orphaned' | 'closed' | 'ports' | 'session_started' | 'session_ended';
+export type LedgerEventKind = 'started' | 'spawned' | 'completed' | 'killed' | 'orphaned' | 'closed' | 'ports' | 'session_started' | 'session_ended' | 'session_shell';
 
 export type KillReason = 'kill_request' | 'terminal_closed' | 'orphan_cleanup';
 export type CloseReason = 'exited' | 'pid_reused';
@@ -74,7 +77,12 @@ export interface LedgerEvent {
   readonly agentSession?: AgentSession;
   /** started, spawned, orphaned: the MCP client whose own tools started it (outside managed terminals). */
   readonly clientTools?: ClientTools;
+  /** started, spawned: the run that started it ran in the sandbox (docs/sandbox.md): why, and whether the network was open. */
+  readonly sandbox?: RunSandbox;
 }
+
+/** A run in the sandbox as the ledger records it. */
+export type RunSandbox = Pick<SandboxReport, 'mode' | 'network'>;
 
 /** A per-command safety decision (the `decided` line): the command, the rules, the answer and how long an allow lasts. */
 export interface DecisionEvent {

@@ -42,7 +42,7 @@ export async function adoptOrphans(deps: AdoptionDeps, records: SessionRecords, 
     logger.info(
       `ledger: ${orphans.length} orphan(s) of gone windows adopted, ${claim.closed.length} gone entr(ies) closed` +
         (claim.fromLog > 0 ? ` (${claim.fromLog} known only from process-log.jsonl: their window died before its snapshot)` : '') +
-        (claim.fromMarks > 0 ? ` (${claim.fromMarks} known only by the terminal mark in their environment: no poll had seen them)` : ''),
+        (claim.fromMarks > 0 ? ` (${claim.fromMarks} known only by the terminal mark in their environment, or on Windows by lineage from their terminal's shell: no poll had seen them)` : ''),
     );
   }
   if (claim.markScanMs !== undefined) {

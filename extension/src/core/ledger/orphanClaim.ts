@@ -11,7 +11,7 @@ import type { ProcessInfo, ProcessMonitor } from '../processes/types';
 import { identityKey, type ActiveEntry, type LedgerEvent, type OwnerIdentity } from './formats';
 import type { ActiveUpdate, LedgerStore } from './ledgerStore';
 import { unsnapshotted } from './logReconcile';
-import { markedEntries } from './orphanMarks';
+import { loggedShells, markedEntries } from './orphanMarks';
 import { MARK_NAMES } from './processMarks';
 import { orphanFromEntry, toActiveEntry } from './records';
 import { planStartup, type StartupPlan } from './startupPlan';
@@ -105,7 +105,7 @@ function claim(current: readonly ActiveEntry[], plan: StartupPlan, sessionId: st
   return { entries: [...current.filter((e) => !taken.has(held(e))), ...adopted], result: { orphans, closed } };
 }
 
-/** The marked processes of this ledger's gone sessions; none where the OS cannot be asked. */
+/** The marked processes of this ledger's gone sessions (Windows: by lineage from their shells); none where the OS cannot be asked. */
 async function scanMarks(
   deps: ClaimDeps,
   events: readonly LedgerEvent[],
@@ -113,10 +113,11 @@ async function scanMarks(
   owner: OwnerIdentity,
   table: readonly ProcessInfo[],
 ): Promise<{ entries: ActiveEntry[]; ms?: number }> {
-  if (!deps.monitor.markedProcesses) return { entries: [] };
+  const { monitor } = deps;
+  if (!monitor.markedProcesses && !monitor.shellDescendants) return { entries: [] };
   const started = performance.now();
   try {
-    const marked = await deps.monitor.markedProcesses(MARK_NAMES);
+    const marked = monitor.markedProcesses ? await monitor.markedProcesses(MARK_NAMES) : ((await monitor.shellDescendants?.(loggedShells(events, sessionId))) ?? []);
     const ms = performance.now() - started;
     const startOf = new Map(table.map((p) => [p.pid, p.startTime]));
     const ownerAlive = (o: OwnerIdentity): boolean => !(o.pid === owner.pid && o.startTime === owner.startTime) && startOf.get(o.pid) === o.startTime;

@@ -1,13 +1,13 @@
 /**
  * A starting window's second source of orphans, beside the files: the processes whose environment
  * carries the mark of a gone session of this ledger (processMarks.ts), found by one scan of the
- * user's processes. It finds what no poll saw before the window died (a `nohup … &` typed the
+ * user's processes (on Windows: by lineage from the gone sessions' logged shells). It finds what no poll saw before the window died (a `nohup … &` typed the
  * instant before a crash), so nothing a managed terminal started is lost. Pure: the scan is done
  * by the caller, and the startup plan judges these entries like any other (identity-checked).
  */
-import type { MarkedProcess } from '../processes/types';
+import type { LoggedShell, MarkedProcess } from '../processes/types';
 import type { ActiveEntry, LedgerEvent, OwnerIdentity } from './formats';
-import { MARK_SESSION, MARK_TERMINAL } from './processMarks';
+import { MARK_SESSION, MARK_TERMINAL, processMarkEnv } from './processMarks';
 import { recordFromInfo, toActiveEntry } from './records';
 
 /**
@@ -33,4 +33,16 @@ export function markedEntries(
     entries.push(toActiveEntry(recordFromInfo(info, marks[MARK_TERMINAL] ?? '', undefined), sessionId, owner));
   }
   return entries;
+}
+
+/**
+ * The terminal shells of sessions other than `ownSessionId` that the log knows (`session_shell`),
+ * with the marks their processes carry: where the OS cannot read environments (Windows), what
+ * they started is found by lineage from them instead (processes/shellLineage.ts), and judged by
+ * markedEntries like any marked process.
+ */
+export function loggedShells(events: readonly LedgerEvent[], ownSessionId: string): LoggedShell[] {
+  return events
+    .filter((e) => e.event === 'session_shell' && e.sessionId !== ownSessionId && e.startTime !== '')
+    .map((e) => ({ pid: e.pid, startTime: e.startTime, marks: processMarkEnv(e.sessionId, e.terminal) }));
 }

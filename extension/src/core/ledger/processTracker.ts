@@ -16,7 +16,7 @@ import type { Disposable, Event } from '../events';
 import { applyLimits, type ProcessLimits } from '../processes/processLimits';
 import { isActionablePid, type ProcessMonitor } from '../processes/types';
 import type { ClientWatch, LedgerSettings, LedgerStartup, ProcessLedger } from './api';
-import type { DecisionEvent, OwnerIdentity } from './formats';
+import type { DecisionEvent, OwnerIdentity, RunSandbox } from './formats';
 import { closingError, notOwnedError, type RefusalContext } from './killRefusal';
 import type { LedgerStore } from './ledgerStore';
 import { DEFAULT_TIMING, LedgerWriter, type PersistenceTiming } from './ledgerWriter';
@@ -134,13 +134,14 @@ export class ProcessTracker implements ProcessLedger {
     }
   }
 
-  runStarted(name: string, agentSession?: AgentSession): void {
+  runStarted(name: string, agentSession?: AgentSession, sandbox?: RunSandbox): void {
     const watch = this.watches.get(name);
     if (!watch || this.disposing) {
       return;
     }
     watch.runActive = true;
     watch.agentSession = agentSession;
+    watch.sandbox = sandbox;
     this.cadence.runStarted();
   }
 

@@ -4,7 +4,7 @@
  */
 import type { AgentSession, ClientTools, LedgerSummary, ProcessStatus, TrackedProcess } from '../../../../common/src/protocol';
 import type { ProcessIdentity, ProcessInfo } from '../processes/types';
-import type { ActiveEntry, LedgerEvent, LedgerEventKind, OwnerIdentity, SessionProcess } from './formats';
+import type { ActiveEntry, LedgerEvent, LedgerEventKind, OwnerIdentity, RunSandbox, SessionProcess } from './formats';
 
 export interface TrackedRecord {
   readonly pid: number;
@@ -27,6 +27,8 @@ export interface TrackedRecord {
   usage?: RecordUsage;
   /** Started by an MCP client's own tools, not in a managed terminal: that client. */
   readonly clientTools?: ClientTools;
+  /** The run in its terminal when it appeared ran in the sandbox; in the log's discovery line. */
+  readonly sandbox?: RunSandbox;
 }
 
 /** What a record cost at its last measured poll (usageSampler.ts). */
@@ -152,6 +154,7 @@ export function eventFor(
     ...(full || kind === 'ports' || kind === 'killed' ? { ports: [...record.ports] } : {}),
     ...(full && record.agentSession ? { agentSession: record.agentSession } : {}),
     ...(full && record.clientTools ? { clientTools: record.clientTools } : {}),
+    ...(full && 'sandbox' in record && record.sandbox ? { sandbox: record.sandbox } : {}),
     ...extra,
   };
 }

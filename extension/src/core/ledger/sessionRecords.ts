@@ -8,6 +8,7 @@
  */
 import type { LedgerSummary } from '../../../../common/src/protocol';
 import { Emitter } from '../events';
+import type { ProcessInfo } from '../processes/types';
 import { identityKey, type ActiveEntry, type KillReason, type LedgerEvent, type LedgerEventKind, type OwnerIdentity, type SessionSummary } from './formats';
 import type { LedgerWriter } from './ledgerWriter';
 import { eventFor, isLive, toActiveEntry, toLedgerEntry, toSessionProcess, type TrackedRecord } from './records';
@@ -104,6 +105,11 @@ export class SessionRecords {
   logSession(kind: 'session_started' | 'session_ended'): void {
     const owner = this.owner ?? { pid: process.pid, startTime: '' };
     this.pendingEvents.push({ event: kind, ts: this.timestamp(), sessionId: this.sessionId, pid: owner.pid, startTime: owner.startTime, name: 'extension host', terminal: '' });
+  }
+
+  /** A terminal's shell, first seen: the log line a later window finds its processes by where their environment cannot be read. */
+  logShell(shell: ProcessInfo, terminal: string): void {
+    this.pendingEvents.push({ event: 'session_shell', ts: this.timestamp(), sessionId: this.sessionId, pid: shell.pid, startTime: shell.startTime, name: shell.name, terminal, startedAt: shell.startedAt });
   }
 
   /** A record's fields changed: the files and listeners learn of it at the next commit. */

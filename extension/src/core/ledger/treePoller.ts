@@ -8,7 +8,7 @@ import type { Logger } from '../../../../common/src/logger';
 import type { AgentSession, ClientTools } from '../../../../common/src/protocol';
 import type { ProcessLimits } from '../processes/processLimits';
 import type { ProcessIdentity, ProcessInfo, ProcessMonitor } from '../processes/types';
-import { identityKey } from './formats';
+import { identityKey, type RunSandbox } from './formats';
 import { aliveKeys } from './processChecks';
 import { recordFromInfo, type TrackedRecord } from './records';
 import type { SessionRecords } from './sessionRecords';
@@ -25,6 +25,8 @@ export interface TerminalWatch {
   runActive: boolean;
   /** The agent session of the terminal's last run: what appears there from then on is recorded as its. */
   agentSession?: AgentSession;
+  /** The terminal's last run ran in the sandbox: what appears there from then on is recorded so. */
+  sandbox?: RunSandbox;
   /** The caps set on its shell, once they are. */
   limits?: ProcessLimits;
   /** An MCP client watched instead of a terminal (ledger.watchClient): its processes are recorded as its own tools'. */
@@ -133,7 +135,8 @@ export class TreePoller {
     if (watch.clientTools) this.reclaimOrphans(watch, diff.seen);
     const ts = this.records.timestamp();
     for (const info of diff.added) {
-      this.records.track(recordFromInfo(info, watch.name, watch.id, watch.agentSession, watch.clientTools), info.ppid === shell.pid ? 'started' : 'spawned', ts);
+      const record = recordFromInfo(info, watch.name, watch.id, watch.agentSession, watch.clientTools);
+      this.records.track(watch.sandbox ? { ...record, sandbox: watch.sandbox } : record, info.ppid === shell.pid ? 'started' : 'spawned', ts);
     }
   }
 
@@ -153,6 +156,7 @@ export class TreePoller {
     if (watch.shell === 'unresolved') {
       const info = (await this.monitor.listAll()).find((p) => p.pid === watch.shellPid);
       watch.shell = info ? { pid: info.pid, startTime: info.startTime } : 'gone';
+      if (info) this.records.logShell(info, watch.name);
     }
     return watch.shell === 'gone' ? undefined : watch.shell;
   }

@@ -9,28 +9,17 @@
  *   thread, as in Go or Java, is listed under that thread only); without that file (kernels
  *   built without CONFIG_PROC_CHILDREN, some sandboxes) a full snapshot is walked instead.
  * - probeShell: the shell's stat gives its group and the terminal's foreground group (tpgid);
- *   wchan + syscall of the foreground processes tell whether one is blocked reading the tty.
+ *   wchan + syscall of the foreground processes tell whether one is blocked reading the tty
+ *   (linuxTerminalReads.ts).
  * - ports and port holders: linuxSockets.ts.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import type { Logger } from '../../../../common/src/logger';
 import { silentLogger } from '../../../../common/src/logger';
-import {
-  blockedReadFd,
-  isExitedState,
-  isTerminalDevice,
-  isPollWchan,
-  isTtyReadWchan,
-  parseBtime,
-  parseChildren,
-  parseCmdline,
-  parseProcStat,
-  selectsOnlyStdin,
-  ticksToIso,
-  type ProcStat,
-} from './linuxProcParsers';
+import { isExitedState, isTerminalDevice, parseBtime, parseChildren, parseCmdline, parseProcStat, ticksToIso, type ProcStat } from './linuxProcParsers';
 import { scanMarkedProcesses } from './linuxMarks';
 import { LinuxSockets } from './linuxSockets';
+import { LinuxTerminalReads } from './linuxTerminalReads';
 import { LinuxUsage } from './linuxUsage';
 import { ProcReader, YIELD_EVERY, yieldToEventLoop } from './procReader';
 import { descendantsFromTable } from './processTree';
@@ -60,8 +49,6 @@ interface CachedInfo {
   readonly info: ProcessInfo;
 }
 
-/** Threads of one foreground process checked for a blocked tty read (bounds the probe's cost). */
-const MAX_THREADS_PROBED = 64;
 const CACHE_LIMIT = 20_000;
 
 export class LinuxProcessMonitor implements ProcessMonitor {
@@ -70,6 +57,7 @@ export class LinuxProcessMonitor implements ProcessMonitor {
   private readonly reader = new ProcReader();
   private readonly sockets: LinuxSockets;
   private readonly costs: LinuxUsage;
+  private readonly terminalReads: LinuxTerminalReads;
   private readonly childrenFileSupported: boolean;
   private boot: { key: string; btime: number } | undefined;
   private infos = new Map<number, CachedInfo>();
@@ -79,6 +67,7 @@ export class LinuxProcessMonitor implements ProcessMonitor {
     this.root = options.procRoot ?? '/proc';
     this.sockets = new LinuxSockets(this.reader, this.root);
     this.costs = new LinuxUsage(this.root, this.reader, (ticks) => this.startKey(ticks));
+    this.terminalReads = new LinuxTerminalReads(this.reader, this.root, (pid) => this.taskIds(pid));
     this.childrenFileSupported = existsSync(`${this.root}/${process.pid}/task/${process.pid}/children`);
     if (!this.childrenFileSupported) {
       this.logger.info('processes: /proc/PID/task/TID/children is not available; descendants use full snapshots');
@@ -185,6 +174,10 @@ export class LinuxProcessMonitor implements ProcessMonitor {
     return this.costs.read(ids);
   }
 
+  async workingDirectory(pid: number): Promise<string | undefined> {
+    return isActionablePid(pid) ? this.reader.readLink(`${this.root}/${pid}/cwd`) : undefined;
+  }
+
   async probeShell(shellPid: number): Promise<ShellActivity> {
     if (!isActionablePid(shellPid)) {
       return UNKNOWN_ACTIVITY;
@@ -208,7 +201,7 @@ export class LinuxProcessMonitor implements ProcessMonitor {
         // jobs a shell started in the background before job control was on (fish generating
         // completions at its first start): those are detached from the terminal, not holding it.
         const tty = this.reader.readLink(`${this.root}/${shellPid}/fd/0`);
-        members = tree.filter((p) => p.pgrp === shell.pgrp && (tty === undefined || !isTerminalDevice(tty) || this.usesTerminal(p.pid, tty)));
+        members = tree.filter((p) => p.pgrp === shell.pgrp && (tty === undefined || !isTerminalDevice(tty) || this.terminalReads.usesTerminal(p.pid, tty)));
         foreground = members.length > 0 ? 'job' : 'shell';
       }
     } else {
@@ -225,7 +218,7 @@ export class LinuxProcessMonitor implements ProcessMonitor {
     return {
       foreground,
       // A shell's own line editor waits in select() at its prompt too: that is only input for a job.
-      readingTerminal: members.length > 0 ? this.readsTerminal(members, foreground === 'job') : 'unknown',
+      readingTerminal: members.length > 0 ? this.terminalReads.readsTerminal(members, foreground === 'job') : 'unknown',
       foregroundPids: members.map((p) => p.pid),
       ...(command !== undefined ? { foregroundCommand: command } : {}),
     };
@@ -342,16 +335,7 @@ export class LinuxProcessMonitor implements ProcessMonitor {
 
   /** Children of every thread of `pid` (`threads` 1 skips listing the task directory). */
   private childPids(pid: number, threads: number): number[] {
-    let tids: string[];
-    if (threads === 1) {
-      tids = [String(pid)];
-    } else {
-      try {
-        tids = readdirSync(`${this.root}/${pid}/task`);
-      } catch {
-        return [];
-      }
-    }
+    const tids = threads === 1 ? [String(pid)] : this.taskIds(pid);
     const out: number[] = [];
     for (const tid of tids) {
       const text = this.reader.read(`${this.root}/${pid}/task/${tid}/children`, true);
@@ -362,75 +346,13 @@ export class LinuxProcessMonitor implements ProcessMonitor {
     return out;
   }
 
-  /** Whether stdin, stdout or stderr of `pid` is the terminal `tty`. */
-  private usesTerminal(pid: number, tty: string): boolean {
-    return [0, 1, 2].some((fd) => this.reader.readLink(`${this.root}/${pid}/fd/${fd}`) === tty);
-  }
-
-  /** True when a foreground process (any of its threads) is blocked in a read of a terminal. */
-  private readsTerminal(members: readonly ProcStat[], selectCounts: boolean): boolean | 'unknown' {
-    let unknown = false;
-    for (const p of members) {
-      let verdict = this.taskReadsTerminal(p.pid, p.pid, p.state, selectCounts);
-      if (verdict === false && p.numThreads > 1) {
-        let tids: string[] = [];
-        try {
-          tids = readdirSync(`${this.root}/${p.pid}/task`).slice(0, MAX_THREADS_PROBED);
-        } catch {
-          // exited meanwhile
-        }
-        for (const tid of tids) {
-          if (tid !== String(p.pid)) {
-            const v = this.taskReadsTerminal(p.pid, Number(tid), undefined, selectCounts);
-            if (v !== false) {
-              verdict = v;
-              if (v === true) {
-                break;
-              }
-            }
-          }
-        }
-      }
-      if (verdict === true) {
-        return true;
-      }
-      unknown ||= verdict === 'unknown';
+  /** The thread ids of `pid`; none when it exited meanwhile. */
+  private taskIds(pid: number): string[] {
+    try {
+      return readdirSync(`${this.root}/${pid}/task`);
+    } catch {
+      return [];
     }
-    return unknown ? 'unknown' : false;
-  }
-
-  /**
-   * Blocked in the kernel's tty read (wchan wait_woken / n_tty_read) AND the fd being read is a
-   * terminal. The fd comes from /proc/.../syscall (a pager such as less reads /dev/tty on fd 3,
-   * not stdin), falling back to fd 0. wait_woken alone is not enough: socket reads sleep there too.
-   */
-  private taskReadsTerminal(pid: number, tid: number, state: string | undefined, selectCounts: boolean): boolean | 'unknown' {
-    const base = tid === pid ? `${this.root}/${pid}` : `${this.root}/${pid}/task/${tid}`;
-    const wchan = this.reader.read(`${base}/wchan`)?.trim();
-    if (wchan === undefined) {
-      return 'unknown';
-    }
-    if (wchan === '0' || wchan === '') {
-      // Running, or the kernel hides the wait point: only a sleeping task leaves us unsure.
-      return state === 'S' || state === 'D' ? 'unknown' : false;
-    }
-    if (isPollWchan(wchan)) {
-      if (!selectCounts) return false;
-      const syscallText = this.reader.read(`${base}/syscall`);
-      if (syscallText === undefined || !selectsOnlyStdin(syscallText)) return false;
-      const stdin = this.reader.readLink(`${this.root}/${pid}/fd/0`);
-      return stdin === undefined ? 'unknown' : isTerminalDevice(stdin);
-    }
-    if (!isTtyReadWchan(wchan)) {
-      return false;
-    }
-    const syscall = this.reader.read(`${base}/syscall`);
-    const fd = syscall === undefined ? null : blockedReadFd(syscall);
-    if (fd === undefined) {
-      return false; // blocked, but not in a read
-    }
-    const link = this.reader.readLink(`${this.root}/${pid}/fd/${fd ?? 0}`);
-    return link === undefined ? 'unknown' : isTerminalDevice(link);
   }
 }
 

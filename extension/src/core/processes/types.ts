@@ -110,6 +110,14 @@ export interface ProcessMonitor {
    * for polling.
    */
   markedProcesses?(names: readonly string[]): Promise<MarkedProcess[]>;
+  /**
+   * Optional (Windows, where another process's environment cannot be read cheaply): the live
+   * processes that descend from these shells of gone windows (shellLineage.ts), each with its
+   * shell's marks. For startup, never for polling.
+   */
+  shellDescendants?(shells: readonly LoggedShell[]): Promise<MarkedProcess[]>;
+  /** Optional (Linux): the process's working directory; undefined when gone or hidden. Cheap: one readlink. */
+  workingDirectory?(pid: number): Promise<string | undefined>;
   /** Optional (Linux): CPU time, memory and state of these processes; gone or reused pids are absent. */
   usage?(ids: readonly ProcessIdentity[]): Promise<ProcessUsage[]>;
   dispose(): void;
@@ -125,6 +133,15 @@ export interface MarkedProcess {
    * it so), not something the shell started (a `setsid` child has no terminal).
    */
   readonly terminalShell: boolean;
+}
+
+/** A terminal shell a gone window logged: its identity, and the marks its processes would carry. */
+export interface LoggedShell {
+  readonly pid: number;
+  /** Its identity start time as the monitor gives it (Windows: the CIM CreationDate key, ordered as text). */
+  readonly startTime: string;
+  /** The session and terminal it belonged to, by mark name (ledger/processMarks.ts). */
+  readonly marks: Readonly<Record<string, string>>;
 }
 
 /** What a process costs right now. */

@@ -12,6 +12,9 @@
  *   Top-down, in rounds: a killed parent cannot start new children, and what it started meanwhile
  *   is found in the next snapshot. Stop-Process saying the process is already gone
  *   (NoProcessFoundForGivenId) is an outcome, not a failure: it exited by itself.
+ * - shellDescendants: after a crash, what a dead window's shells started, by ParentProcessId chain
+ *   and CreationDate from the shells the ledger logged (shellLineage.ts), in place of the
+ *   environment mark Linux reads.
  * - probeShell: a job holds the shell when it has child processes other than its console host.
  *   Whether a job reads the console is not observable: readingTerminal is 'unknown'.
  */
@@ -23,6 +26,7 @@ import type { Logger } from '../../../../common/src/logger';
 import { silentLogger } from '../../../../common/src/logger';
 import { PowerShellSession, type PowerShellChild } from './powershellSession';
 import { ProcessLineage } from './processLineage';
+import { shellDescendants } from './shellLineage';
 import { isConsoleHost, parseJsonRows, parseListenRows, parseWin32Processes } from './windowsParsers';
 import {
   GONE_ACTIVITY,
@@ -30,6 +34,8 @@ import {
   UNKNOWN_ACTIVITY,
   isActionablePid,
   type KillOptions,
+  type LoggedShell,
+  type MarkedProcess,
   type ProcessIdentity,
   type ProcessInfo,
   type ProcessMonitor,
@@ -123,6 +129,11 @@ export class WindowsProcessMonitor implements ProcessMonitor {
 
   async descendants(rootPid: number, table?: readonly ProcessInfo[]): Promise<ProcessInfo[]> {
     return this.lineage.descendants(table ?? (await this.listAll()), rootPid);
+  }
+
+  /** What dead windows' shells started, by CIM lineage from a fresh snapshot (shellLineage.ts): Windows' stand-in for the environment mark. */
+  async shellDescendants(shells: readonly LoggedShell[]): Promise<MarkedProcess[]> {
+    return shells.length === 0 ? [] : shellDescendants(await this.fresh(), shells);
   }
 
   async isAlive(id: ProcessIdentity): Promise<boolean> {

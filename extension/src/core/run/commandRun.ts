@@ -17,6 +17,7 @@ import { ExecutionDrains, type ExecutionSource } from './executionDrains';
 import { InputWatch } from './inputWatch';
 import type { RunState, TerminalEnd } from './runState';
 import { waitFor, type WaitOptions, type WaitOutcome } from './runWait';
+import { ShellProbes } from './shellProbes';
 import { WatchCycles, type WatchCycleEnd } from './watchCycles';
 
 export interface RunConfig {
@@ -53,12 +54,6 @@ export interface RunProgress {
 }
 
 const INPUT_CHECK_INTERVAL_MS = 250;
-/**
- * Once the OS says the shell is gone, how long VS Code gets to report the terminal's close (with
- * the shell's exit code) before the run ends without it: VS Code keeps some terminals whose shell
- * died and never reports them.
- */
-const SHELL_GONE_GRACE_MS = 2000;
 
 let nextRunId = 1;
 
@@ -66,8 +61,8 @@ export class CommandRun {
   readonly id = nextRunId++;
   readonly startedAt: number;
   private endedAt: number | undefined;
-  /** When the last end event came, completion began (drains, output close) and the state was set: a call's stage timings. */
-  readonly marks: { endEvent?: number; finishing?: number; finished?: number } = {};
+  /** When the first execution started and the last end event came, completion began (drains, output close) and the state was set: a call's stage timings. */
+  readonly marks: { startEvent?: number; endEvent?: number; finishing?: number; finished?: number } = {};
   private runState: RunState = { kind: 'running' };
   private readonly tracker: CompletionTracker;
   private readonly drains: ExecutionDrains;
@@ -75,9 +70,7 @@ export class CommandRun {
   private readonly inputWatch: InputWatch;
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Number.POSITIVE_INFINITY;
-  private probing = false;
-  private lastForeground: string | undefined;
-  private goneTimer: NodeJS.Timeout | undefined;
+  private readonly probes: ShellProbes;
   private finishing = false;
   private wasDisposed = false;
   private readonly disposeEmitter = new Emitter<void>();
@@ -109,6 +102,16 @@ export class CommandRun {
     this.drains = new ExecutionDrains(output, (error) => env.logger.warn(`run ${this.id}: reading output failed`, error));
     this.watcher = new WatchCycles(command, output, env.now, (error) => env.logger.warn(`run ${this.id}: reading a watcher's cycle failed`, error));
     this.onDidCompleteCycle = this.watcher.onDidComplete;
+    this.probes = new ShellProbes({
+      probeShell: env.probeShell,
+      logger: env.logger,
+      label: `run ${this.id}`,
+      wanted: () => this.active && !this.wasDisposed,
+      onGone: () => {
+        this.env.logger.info(`run ${this.id}: the shell (pid ${this.shellPid}) is gone and VS Code did not close its terminal; the run ends with it`);
+        this.terminalClosed(undefined, 'shell_gone');
+      },
+    });
     this.outputSubscription = this.output.onDidWrite(() => this.onOutput());
     this.reschedule();
   }
@@ -153,7 +156,7 @@ export class CommandRun {
 
   /** The command line of the terminal's foreground job at the last OS probe, when one held it. */
   get foregroundCommand(): string | undefined {
-    return this.lastForeground;
+    return this.probes.foregroundCommand;
   }
 
   /** Whether the run's own execution has been seen starting or ending. */
@@ -169,6 +172,7 @@ export class CommandRun {
 
   executionStarted(id: unknown): void {
     this.markActivity();
+    this.marks.startEvent ??= this.env.now();
     this.tracker.executionStarted(id, this.env.now());
     this.reschedule();
   }
@@ -265,6 +269,8 @@ export class CommandRun {
       wakeAt = decision.wakeAt;
       if (decision.probeAt !== undefined && decision.probeAt <= now) {
         this.probe('settling');
+        // Its answer reschedules: until then a wake only bounds a probe that never answers (no spin on a timer of 0).
+        if (this.probes.pending) wakeAt = Math.max(wakeAt, now + this.config.completion.probeIntervalMs);
       }
     } else if (this.runState.kind === 'waiting_for_input') {
       // Nothing to check until output, input or an end arrives; each of those reschedules.
@@ -294,8 +300,7 @@ export class CommandRun {
   private stopTimers(): void {
     this.stopTimer();
     this.watcher.stop();
-    clearTimeout(this.goneTimer);
-    this.goneTimer = undefined;
+    this.probes.stop();
   }
 
   private stopTimer(): void {
@@ -321,7 +326,7 @@ export class CommandRun {
 
   /** Asks the OS about the shell; the answer feeds completion or input detection. */
   private probe(purpose: 'settling' | 'input'): void {
-    if (this.probing) {
+    if (this.probes.pending) {
       return;
     }
     if (this.shellPid === undefined) {
@@ -336,59 +341,17 @@ export class CommandRun {
       void this.checkInputPrompt('unknown');
       return;
     }
-    this.probing = true;
     this.inputWatch.probed();
-    void this.env
-      .probeShell()
-      .then(
-        (activity) => activity,
-        (error): ShellActivity => {
-          this.env.logger.debug(`run ${this.id}: shell probe failed`, error);
-          return { foreground: 'unknown', readingTerminal: 'unknown' };
-        },
-      )
-      .then((activity) => {
-        this.probing = false;
-        if (!this.active || this.wasDisposed) {
-          return;
-        }
-        if (activity.foreground === 'gone') {
-          this.shellGone();
-          return;
-        }
-        const at = this.env.now();
-        // After an end, the shell reading its own prompt is the idle state, so only the foreground counts.
-        const idleness: ShellIdleness =
-          activity.foreground === 'unknown' ? 'unknown' : activity.foreground === 'shell' ? 'idle' : 'busy';
-        this.tracker.shellProbed(idleness, at);
-        this.lastForeground = activity.foreground === 'job' ? activity.foregroundCommand : undefined;
-        if (this.tracker.evaluate(at).kind === 'running' && this.runState.kind === 'running') {
-          void this.checkInputPrompt(this.inputWatch.confirmedReading(activity.readingTerminal, at));
-        }
-        this.reschedule();
-      })
-      .catch((error: unknown) => {
-        this.probing = false;
-        this.env.logger.error(`run ${this.id}: handling a shell probe failed`, error);
-      });
-  }
-
-  /**
-   * The OS says the shell is gone. VS Code normally closes the terminal soon, with the shell's
-   * exit code; but it keeps some terminals whose shell died and never says so. The OS has the
-   * last word after a short grace.
-   */
-  private shellGone(): void {
-    if (this.goneTimer) {
-      return;
-    }
-    this.goneTimer = setTimeout(() => {
-      this.goneTimer = undefined;
-      if (this.active && !this.wasDisposed) {
-        this.env.logger.info(`run ${this.id}: the shell (pid ${this.shellPid}) is gone and VS Code did not close its terminal; the run ends with it`);
-        this.terminalClosed(undefined, 'shell_gone');
+    this.probes.ask((activity) => {
+      const at = this.env.now();
+      // After an end, the shell reading its own prompt is the idle state, so only the foreground counts.
+      const idleness: ShellIdleness = activity.foreground === 'unknown' ? 'unknown' : activity.foreground === 'shell' ? 'idle' : 'busy';
+      this.tracker.shellProbed(idleness, at);
+      if (this.tracker.evaluate(at).kind === 'running' && this.runState.kind === 'running') {
+        void this.checkInputPrompt(this.inputWatch.confirmedReading(activity, at));
       }
-    }, SHELL_GONE_GRACE_MS);
+      this.reschedule();
+    });
   }
 
   private async checkInputPrompt(readingTerminal: boolean | 'unknown'): Promise<void> {

@@ -12,6 +12,11 @@ export interface InputPromptObservation {
   readonly silentForMs: number;
   /** True when a foreground process blocks on a terminal read; 'unknown' where the OS can't tell. */
   readonly readingTerminal: boolean | 'unknown';
+  /**
+   * Whose read it is: the shell itself (a `read`/`Read-Host` builtin, or its own prompt once the
+   * command ended, the end event still on its way) or a job it runs. Default: a job.
+   */
+  readonly reader?: 'shell' | 'job';
 }
 
 export interface InputPromptConfig {
@@ -24,6 +29,12 @@ export interface InputPromptConfig {
    * its way through VS Code (a slow machine delayed python's `>>>` past readingSilenceMs).
    */
   readonly emptyReadingSilenceMs: number;
+  /**
+   * The shell itself reading after a tail that is no prompt: most likely its own prompt, the
+   * command's end delayed in a loaded VS Code (`cd /tmp` and `Write-Output` were taken for input
+   * after 1-3 s); a `read` builtin with no prompt is reported after this.
+   */
+  readonly shellReadingSilenceMs: number;
   /** Silence before a weak pattern (line ends in "?" or ":") counts where the OS can't tell. */
   readonly weakSilenceMs: number;
   /** Silence before a REPL's own prompt (python >>>, node >, irb, psql, sqlite3, gdb) counts, whatever the OS says. */
@@ -34,6 +45,7 @@ export const defaultInputPromptConfig: InputPromptConfig = {
   strongSilenceMs: 300,
   readingSilenceMs: 300,
   emptyReadingSilenceMs: 1000,
+  shellReadingSilenceMs: 5000,
   weakSilenceMs: 3000,
   replSilenceMs: 800,
 };
@@ -86,16 +98,16 @@ export function detectInputPrompt(
 ): { prompt: string } | undefined {
   const { silentForMs, readingTerminal } = observation;
   const prompt = lastNonEmptyLine(observation.lastLines);
-  if (readingTerminal === true && silentForMs >= (prompt.length > 0 ? config.readingSilenceMs : config.emptyReadingSilenceMs)) {
+  if (readingTerminal === true && silentForMs >= readingSilenceFor(prompt, observation.reader ?? 'job', config)) {
     return { prompt };
   }
   if (prompt.length === 0) {
     return undefined;
   }
-  if (silentForMs >= config.strongSilenceMs && (strongPatterns.some((p) => p.test(prompt)) || batchJobAnswer(prompt) !== undefined)) {
+  if (silentForMs >= config.strongSilenceMs && isStrongPrompt(prompt)) {
     return { prompt };
   }
-  if (silentForMs >= config.replSilenceMs && replPatterns.some((p) => p.test(prompt.trim()))) {
+  if (silentForMs >= config.replSilenceMs && isReplPrompt(prompt)) {
     return { prompt };
   }
   if (readingTerminal === 'unknown' && silentForMs >= config.weakSilenceMs && weakPatterns.some((p) => p.test(prompt))) {
@@ -103,3 +115,14 @@ export function detectInputPrompt(
   }
   return undefined;
 }
+
+/** How long a terminal read must last, with no output, before it counts as waiting for input. */
+function readingSilenceFor(prompt: string, reader: 'shell' | 'job', config: InputPromptConfig): number {
+  if (reader === 'shell' && !(isStrongPrompt(prompt) || isReplPrompt(prompt) || weakPatterns.some((p) => p.test(prompt)))) {
+    return config.shellReadingSilenceMs;
+  }
+  return prompt.length > 0 ? config.readingSilenceMs : config.emptyReadingSilenceMs;
+}
+
+const isStrongPrompt = (line: string): boolean => strongPatterns.some((p) => p.test(line)) || batchJobAnswer(line) !== undefined;
+const isReplPrompt = (line: string): boolean => replPatterns.some((p) => p.test(line.trim()));

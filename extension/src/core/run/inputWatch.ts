@@ -3,6 +3,7 @@
  * on a terminal read", believed once it held with no activity in between, together with the
  * prompt-like tail of the output (inputPromptDetector.ts has the rules).
  */
+import type { ShellActivity } from '../processes/types';
 import { detectInputPrompt, type InputPromptConfig } from './inputPromptDetector';
 
 /**
@@ -21,6 +22,8 @@ export class InputWatch {
   /** When a probe first saw the foreground blocked on a terminal read since the last activity. */
   private readingSince: number | undefined;
   private lastProbeAt = Number.NEGATIVE_INFINITY;
+  /** Whose read the last probe saw: the shell's own (a builtin, or its prompt) or a job's. */
+  private reader: 'shell' | 'job' = 'job';
 
   constructor(
     private readonly config: InputPromptConfig,
@@ -42,7 +45,9 @@ export class InputWatch {
   }
 
   /** The OS's answer at `at`, confirmed: true only once it held for READ_CONFIRM_MS. */
-  confirmedReading(reading: boolean | 'unknown', at: number): boolean | 'unknown' {
+  confirmedReading(activity: Pick<ShellActivity, 'foreground' | 'readingTerminal'>, at: number): boolean | 'unknown' {
+    const reading = activity.readingTerminal;
+    this.reader = activity.foreground === 'shell' ? 'shell' : 'job';
     if (reading === 'unknown') this.readingTerminalKnown = false;
     if (reading !== true) {
       this.readingSince = undefined;
@@ -54,6 +59,6 @@ export class InputWatch {
 
   /** The prompt the run waits at, judged from its last lines and how long it has been silent. */
   detect(lastLines: readonly string[], silentForMs: number, readingTerminal: boolean | 'unknown'): { prompt: string } | undefined {
-    return detectInputPrompt({ lastLines, silentForMs, readingTerminal }, this.config);
+    return detectInputPrompt({ lastLines, silentForMs, readingTerminal, reader: this.reader }, this.config);
   }
 }

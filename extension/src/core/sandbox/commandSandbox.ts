@@ -12,7 +12,7 @@ import type { Logger } from '../../../../common/src/logger';
 import type { CommandSafety } from '../../../../common/src/protocol';
 import { sandboxDependenciesError, sandboxNamespaceError, sandboxUnsupportedError, type ShepherdError } from '../errors';
 import type { Disposable } from '../events';
-import type { ShellKind } from '../terminals/shellKind';
+import type { ShellInfo } from '../terminals/shellKind';
 import { missingDependencies, probeRuntime, type SandboxAvailability } from './sandboxAvailability';
 import { sandboxedLine, type RunnerCommand } from './sandboxLine';
 import { commandPolicy, type SandboxPlace } from './sandboxPolicy';
@@ -51,7 +51,7 @@ export interface PreparedSandbox {
   readonly mode: SandboxMode;
   readonly network: boolean;
   /** The line typed instead of the command, for the terminal's shell and the directory it runs in. */
-  line(cwd: string | undefined, kind: ShellKind): string;
+  line(cwd: string | undefined, shell: Pick<ShellInfo, 'kind' | 'path'>): string;
 }
 
 /** The mode a command runs in, or undefined when it runs as typed. */
@@ -81,7 +81,7 @@ export class CommandSandbox implements Disposable {
     if (refusal) throw refusal;
     const policy = commandPolicy(command, settings, place, options);
     const policyPath = this.writePolicy({ config: policy.config, tmpDir: place.tempDir, pathAppend: this.deps.extraPath });
-    return { mode, network: policy.network, line: (cwd, kind) => sandboxedLine(this.deps.runner, policyPath, command, cwd, kind) };
+    return { mode, network: policy.network, line: (cwd, shell) => sandboxedLine(this.deps.runner, policyPath, command, cwd, shell.kind, shell.path) };
   }
 
   dispose(): void {

@@ -17,15 +17,15 @@ export interface RunnerCommand {
 /** fish keeps a backslash inside single quotes only when doubled. */
 const fishQuote = (value: string): string => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
-/** The command as the sandbox's shell (bash) runs it; PowerShell's own syntax runs in a sandboxed pwsh. */
-export function innerCommand(command: string, cwd: string | undefined, kind: ShellKind): string {
-  const body = kind === 'pwsh' ? `pwsh -NoLogo -NoProfile -Command ${posixQuote(command)}` : command;
+/** The command as the sandbox's shell (bash) runs it; PowerShell's own syntax runs in a sandboxed pwsh, the terminal's own when its path is known (it need not be on PATH). */
+export function innerCommand(command: string, cwd: string | undefined, kind: ShellKind, shellPath?: string): string {
+  const body = kind === 'pwsh' ? `${shellPath ? posixQuote(shellPath) : 'pwsh'} -NoLogo -NoProfile -Command ${posixQuote(command)}` : command;
   return cwd ? `cd ${posixQuote(cwd)} && ${body}` : body;
 }
 
-export function sandboxedLine(runner: RunnerCommand, policyPath: string, command: string, cwd: string | undefined, kind: ShellKind): string {
+export function sandboxedLine(runner: RunnerCommand, policyPath: string, command: string, cwd: string | undefined, kind: ShellKind, shellPath?: string): string {
   const quote = kind === 'pwsh' ? pwshQuote : kind === 'fish' ? fishQuote : posixQuote;
-  const words = [runner.execPath, runner.runnerPath, policyPath, innerCommand(command, cwd, kind)].map(quote);
+  const words = [runner.execPath, runner.runnerPath, policyPath, innerCommand(command, cwd, kind, shellPath)].map(quote);
   // `env` is a program in every shell, so one spelling sets the variable for bash, zsh, fish, sh and pwsh alike.
   return `env ELECTRON_RUN_AS_NODE=1 ${words.join(' ')}`;
 }

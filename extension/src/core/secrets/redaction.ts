@@ -58,7 +58,7 @@ const URL_PASSWORD = /\b([a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^\s:/@'"]*:)([^\s@/'"‹]+
  * key=value, key: value, "key": "value", export KEY=value. The key is checked by isSecretName;
  * the value is at least 6 characters and not a marker already.
  */
-const ASSIGNMENT = /(["']?)\b([A-Za-z_][A-Za-z0-9_.-]{0,80}(?:token|secret|passw(?:or)?d|passphrase|pass|pwd|key|auth|credential|string))\1(\s{0,3}[:=]\s{0,3})(["']?)((?!‹)[^\s"',;]{6,})/gi;
+const ASSIGNMENT = /(["']?)\b((?:[A-Za-z_][A-Za-z0-9_.-]{0,80})?(?:token|secret|passw(?:or)?d|passphrase|pass|pwd|key|auth|credential|string))\1(\s{0,3}[:=]\s{0,3})(["']?)((?!‹)[^\s"',;]{6,})/gi;
 
 /**
  * Values of a secret-named key that are not secrets: code (`token: string`, `apiKey: undefined`,
@@ -67,6 +67,13 @@ const ASSIGNMENT = /(["']?)\b([A-Za-z_][A-Za-z0-9_.-]{0,80}(?:token|secret|passw
  * and package-lock.json, where they were the false positives.
  */
 const NOT_A_SECRET = /^(?:undefined|null|true|false|boolean|string|number|object|none|None|nil|required|optional|redacted|\*+|x+|<[^>]*>?|\$\{?[\w.]+\}?|(?:process\.env|os\.environ|env)\b.*|[\^~>=<v]*\d+(?:\.[\dx*]+)+\S*|[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+|.*[()[\]{}].*)$/;
+
+/**
+ * A key that is only an ending counts when it names a password (`password=`, `PASSWORD:` in a .env
+ * or a YAML file); `token:`, `secret:`, `auth:` alone are mostly prose and code (`git log -p`).
+ */
+const BARE_ENDING = /^(?:token|secret|passw(?:or)?d|passphrase|pass|pwd|key|auth|credential|string)$/i;
+const BARE_PASSWORD = /^(?:passw(?:or)?d|passphrase)$/i;
 
 export const MARKER_OPEN = '‹redacted: ';
 export const marker = (kind: string): string => `${MARKER_OPEN}${kind}›`;
@@ -152,7 +159,7 @@ export class Redactor {
       return `${head}${marker('URL password')}@`;
     });
     out = out.replace(ASSIGNMENT, (found, quote: string, name: string, sep: string, valueQuote: string, value: string) => {
-      if (!isSecretName(name) || NOT_A_SECRET.test(value)) return found;
+      if (!isSecretName(name) || NOT_A_SECRET.test(value) || (BARE_ENDING.test(name) && !BARE_PASSWORD.test(name))) return found;
       count++;
       return `${quote}${name}${quote}${sep}${valueQuote}${marker(`value of ${name}`)}`;
     });

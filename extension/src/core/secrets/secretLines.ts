@@ -1,9 +1,10 @@
 /**
  * Where in a text a secret may be: the lines around every place one of redaction.ts's rules could
- * match, found with native `indexOf` scans for a few characters the rules need (`_ - : = @ I J B`,
- * `ken `) and a sticky check at each hit, and one pass for all the environment's secret values
+ * match, found with native `indexOf` scans for a few characters the rules need (`_ - : = @ J B`,
+ * `IA Iza ken `) and a check at each hit, and one pass for all the environment's secret values
  * (valueScanner.ts). Most output holds none of them, so the full rules run on a few lines instead
- * of every byte (docs/benchmarks.md).
+ * of every byte (docs/benchmarks.md). A scan's cost is its call per hit (about 30 ns), so a hit is
+ * let go on a look at a character or two before a regular expression (about 60 ns) is asked.
  * A superset by construction: each check is a necessary condition of a rule, and every rule's match
  * lies on the lines returned (a private-key block runs to its END line or the text's end; an
  * assignment may have up to 3 whitespace characters, newlines too, on each side of its `:`/`=`).
@@ -30,36 +31,41 @@ const AUTH_SCHEME = /(?:Bearer|Basic|token) +[A-Za-z0-9._~+/=-]{20}/y;
  */
 const ASSIGNMENT_REACH = 4;
 
-/** Characters that may end a rule's prefix before `-` (most `-` in output follow none of them). */
-const BEFORE_DASH = new Uint8Array(128);
-for (const char of 'tkabposr') BEFORE_DASH[char.charCodeAt(0)] = 1;
+/**
+ * The character before the last of a rule's prefix before `-`, by its last (`glpa|t`, `s|k`,
+ * `x|b` of `xoxb`…): most `-` in output (`pkg-1`, `test-run`, `--flag`) follow no such pair.
+ */
+const BEFORE_DASH = new Uint16Array(128);
+BEFORE_DASH[0x74] = 0x61;
+BEFORE_DASH[0x6b] = 0x73;
+for (const char of 'abposr') BEFORE_DASH[char.charCodeAt(0)] = 0x78;
 
-/** Up to four characters ending at `end` (inclusive), lower-cased and packed into a number. */
-function packed(text: string, end: number, length: number): number {
-  let code = 0;
-  for (let i = end - length + 1; i <= end; i++) code = code * 128 + (text.charCodeAt(i) | 0x20);
-  return code;
-}
-const packWord = (word: string): number => packed(word, word.length - 1, Math.min(4, word.length));
-/** The last four (or three) letters of the ASSIGNMENT rule's name endings. */
-const KEY_ENDINGS_4 = new Set(['token', 'secret', 'passwd', 'password', 'passphrase', 'pass', 'auth', 'credential', 'string'].map(packWord));
-const KEY_ENDINGS_3 = new Set(['pwd', 'key'].map(packWord));
+/** Three characters ending at `end` (inclusive), lower-cased and packed into a number. */
+const packed3 = (text: string, end: number): number => ((text.charCodeAt(end - 2) | 0x20) * 128 + (text.charCodeAt(end - 1) | 0x20)) * 128 + (text.charCodeAt(end) | 0x20);
+const KEY_WORDS_4 = ['token', 'secret', 'passwd', 'password', 'passphrase', 'pass', 'auth', 'credential', 'string'];
+const KEY_WORDS_3 = ['pwd', 'key'];
+/** The last four (or three) letters of the ASSIGNMENT rule's name endings, packed: four as the letter before times 128³ plus the last three. */
+const KEY_ENDINGS_4 = new Set(KEY_WORDS_4.map((word) => (word.charCodeAt(word.length - 4) | 0x20) * 128 ** 3 + packed3(word, word.length - 1)));
+const KEY_ENDINGS_3 = new Set(KEY_WORDS_3.map((word) => packed3(word, word.length - 1)));
+/** Their last two letters, at `128 × before + last`: most `:` and `=` in output follow none, and are let go on two looks. */
+const KEY_LAST_TWO = new Uint8Array(128 * 128);
+for (const word of [...KEY_WORDS_4, ...KEY_WORDS_3]) KEY_LAST_TWO[word.charCodeAt(word.length - 2) * 128 + word.charCodeAt(word.length - 1)] = 1;
 
 /**
  * Whether a secret-named key may end before the `:`/`=` at `index` (then ASSIGNMENT_KEY decides):
- * its last letters, past at most 3 spaces and a quote. A character beyond ASCII among the spaces
+ * its last letters, past at most 3 spaces and a quote. A character beyond ASCII before the spaces
  * (which may be a Unicode space) leaves the decision to the regular expression.
  */
 function mayEndSecretKey(text: string, index: number): boolean {
   let end = index - 1;
-  for (let spaces = 0; spaces <= 3 && end >= 0; spaces++, end--) {
-    const code = text.charCodeAt(end);
-    if (code >= 128) return true;
-    if (code !== 32 && (code < 9 || code > 13)) break;
-  }
-  const code = text.charCodeAt(end);
-  if (code === 0x22 || code === 0x27) end--;
-  return (end >= 3 && KEY_ENDINGS_4.has(packed(text, end, 4))) || (end >= 2 && KEY_ENDINGS_3.has(packed(text, end, 3)));
+  let code = text.charCodeAt(end);
+  for (let spaces = 0; spaces < 4 && (code === 32 || (code >= 9 && code <= 13)); spaces++) code = text.charCodeAt(--end);
+  if (code >= 128) return true;
+  if (code === 0x22 || code === 0x27) code = text.charCodeAt(--end);
+  // Before the text, NaN | 0x20 is a space: no entry. A letter beyond ASCII is in no ending.
+  if (end < 2 || code >= 128 || KEY_LAST_TWO[(text.charCodeAt(end - 1) | 0x20) * 128 + (code | 0x20)] !== 1) return false;
+  const last3 = packed3(text, end);
+  return KEY_ENDINGS_3.has(last3) || (end >= 3 && KEY_ENDINGS_4.has((text.charCodeAt(end - 3) | 0x20) * 128 ** 3 + last3));
 }
 
 const at = (pattern: RegExp, text: string, index: number): boolean => {
@@ -91,8 +97,9 @@ export function secretLines(text: string, literals?: ValueScanner): Array<readon
     if (at(UNDERSCORE_PREFIX, text, i)) add(i, i);
   }
   for (let i = text.indexOf('-'); i >= 0; i = text.indexOf('-', i + 1)) {
-    if (BEFORE_DASH[text.charCodeAt(i - 1)] === 1 && at(DASH_PREFIX, text, i)) add(i, i);
-    else if (text.startsWith('----BEGIN', i + 1) && at(KEY_BEGIN, text, i)) {
+    const pair = BEFORE_DASH[text.charCodeAt(i - 1)];
+    if (pair !== undefined && pair !== 0 && text.charCodeAt(i - 2) === pair && at(DASH_PREFIX, text, i)) add(i, i);
+    else if (text.charCodeAt(i + 1) === 0x2d && text.startsWith('----BEGIN', i + 1) && at(KEY_BEGIN, text, i)) {
       KEY_END.lastIndex = i;
       const end = KEY_END.exec(text);
       add(i, end ? end.index + end[0].length : text.length);
@@ -103,20 +110,27 @@ export function secretLines(text: string, literals?: ValueScanner): Array<readon
       if (mayEndSecretKey(text, i) && at(ASSIGNMENT_KEY, text, i)) add(Math.max(0, i - ASSIGNMENT_REACH), Math.min(text.length, i + ASSIGNMENT_REACH));
     }
   }
-  for (let i = text.indexOf('@'); i >= 0; i = text.indexOf('@', i + 1)) {
+  // A URL's password follows its `://`: `@` before the first one (`@scope/pkg` in `npm ls`) is not looked at.
+  const firstUrl = text.indexOf('://');
+  for (let i = firstUrl < 0 ? -1 : text.indexOf('@', firstUrl); i >= 0; i = text.indexOf('@', i + 1)) {
     // A password's last character is none of `/`, a space or a quote (`/@scope/pkg`, `user @host`).
     const before = text.charCodeAt(i - 1);
     if (before > 0x20 && before !== 0x22 && before !== 0x27 && before !== 0x2f && before !== 0x40 && at(URL_USERINFO, text, i)) add(i, i);
   }
-  // AWS (AKIA, ASIA) and Google (AIza) keys share an `I`; a JWT starts `eyJ`.
-  for (let i = text.indexOf('I'); i >= 0; i = text.indexOf('I', i + 1)) {
-    if (text.startsWith('AKIA', i - 2) || text.startsWith('ASIA', i - 2) || text.startsWith('AIza', i - 1)) add(i, i);
+  // AWS keys (AKIA, ASIA) hold `IA`, Google's (AIza) `Iza`; a JWT starts `eyJ`. A scan for two or
+  // three characters checks the rest natively: two such scans cost less than a call per `I`.
+  for (let i = text.indexOf('IA'); i >= 0; i = text.indexOf('IA', i + 1)) {
+    if (text.startsWith('AKIA', i - 2) || text.startsWith('ASIA', i - 2)) add(i, i);
+  }
+  for (let i = text.indexOf('Iza'); i >= 0; i = text.indexOf('Iza', i + 1)) {
+    if (text.charCodeAt(i - 1) === 0x41) add(i, i);
   }
   for (let i = text.indexOf('J'); i >= 0; i = text.indexOf('J', i + 1)) {
     if (text.startsWith('eyJ', i - 2)) add(i, i);
   }
   for (let i = text.indexOf('B'); i >= 0; i = text.indexOf('B', i + 1)) {
-    if ((text.startsWith('Bearer', i) || text.startsWith('Basic', i)) && at(AUTH_SCHEME, text, i)) add(i, i);
+    const next = text.charCodeAt(i + 1);
+    if ((next === 0x65 || next === 0x61) && (text.startsWith('Bearer', i) || text.startsWith('Basic', i)) && at(AUTH_SCHEME, text, i)) add(i, i);
   }
   for (let i = text.indexOf('ken '); i >= 0; i = text.indexOf('ken ', i + 1)) {
     if (i >= 2 && at(AUTH_SCHEME, text, i - 2)) add(i, i);

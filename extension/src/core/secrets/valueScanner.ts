@@ -6,6 +6,8 @@
  * time; a window that may hold one is checked with `startsWith`. One `indexOf` pass per value cost
  * 3–6 ms per 20 MB each; the table is built once per redactor (a settings or environment change).
  * Values are grouped by length so one short value does not shorten the moves for the long ones.
+ * A second table does the same for the last 2 characters: both moves are safe, so the larger is
+ * taken, and where the 2 characters end no value's block (most windows) the third is never read.
  */
 
 const BLOCK = 3;
@@ -16,17 +18,24 @@ const LONG_VALUE = 12;
 
 const blockHash = (text: string, end: number): number =>
   ((text.charCodeAt(end - 2) << 10) ^ (text.charCodeAt(end - 1) << 5) ^ text.charCodeAt(end)) & MASK;
+/** Two ASCII characters each have a slot of their own (7 bits each). */
+const pairHash = (text: string, end: number): number => ((text.charCodeAt(end - 1) << 7) ^ text.charCodeAt(end)) & MASK;
 
 /** One group of values, all at least `window` characters long. */
 class ShiftTable {
   private readonly window: number;
   private readonly shift: Uint8Array;
+  /** The moves by the last 2 characters, and the longest (no value's block ends with them). */
+  private readonly pairShift: Uint8Array;
+  private readonly pairMove: number;
   /** The values that end with a block of this hash. */
   private readonly ends = new Map<number, string[]>();
 
   constructor(values: readonly string[]) {
     this.window = Math.min(...values.map((value) => value.length));
     this.shift = new Uint8Array(MASK + 1).fill(Math.min(255, this.window - BLOCK + 1));
+    this.pairMove = Math.min(255, this.window - 1);
+    this.pairShift = new Uint8Array(MASK + 1).fill(this.pairMove);
     for (const value of values) {
       // Each value's last `window` characters: the end of a value (its random part, past a
       // prefix such as `ghp_` or `sk-`) is the least common in output, so windows move farther.
@@ -34,6 +43,10 @@ class ShiftTable {
       for (let end = first + BLOCK - 1; end < value.length; end++) {
         const hash = blockHash(value, end);
         this.shift[hash] = Math.min(this.shift[hash]!, value.length - 1 - end);
+      }
+      for (let end = first + 1; end < value.length; end++) {
+        const hash = pairHash(value, end);
+        this.pairShift[hash] = Math.min(this.pairShift[hash]!, value.length - 1 - end);
       }
       const hash = blockHash(value, value.length - 1);
       const list = this.ends.get(hash);
@@ -43,10 +56,16 @@ class ShiftTable {
   }
 
   scan(text: string, found: (start: number, end: number) => void): void {
-    const { window, shift } = this;
-    for (let end = window - 1; end < text.length; ) {
+    const { window, shift, pairShift, pairMove } = this;
+    const length = text.length;
+    for (let end = window - 1; end < length; ) {
+      const pair = pairShift[pairHash(text, end)]!;
+      if (pair === pairMove) {
+        end += pair;
+        continue;
+      }
       const hash = blockHash(text, end);
-      const move = shift[hash]!;
+      const move = Math.max(pair, shift[hash]!);
       if (move > 0) {
         end += move;
         continue;

@@ -17,6 +17,7 @@ import { flattenProcesses as flatten } from '../ledger/processForest';
 import type { ProcessMonitor } from '../processes/types';
 import type { CommandRun } from '../run/commandRun';
 import type { TerminalSessionView } from '../terminals/terminalSession';
+import { findClientServer, type ClientServer } from './clientServers';
 import { commandKey } from './commandKey';
 import { probePort, probeUrl, type ProbeResult, type ProbeTimeouts } from './probe';
 import { waitUntilReady, type ReadyOutcome } from './readiness';
@@ -25,7 +26,7 @@ import { planServer, type RunningServer, type ServerAsk, type ServerPlan } from 
 
 export interface DevServerDependencies {
   readonly ledger: Pick<ProcessLedger, 'list' | 'kill' | 'refresh'>;
-  readonly monitor: Pick<ProcessMonitor, 'descendants' | 'listeningPorts' | 'portHolders' | 'listAll' | 'socketInodes'>;
+  readonly monitor: Pick<ProcessMonitor, 'descendants' | 'listeningPorts' | 'portHolders' | 'listAll' | 'socketInodes' | 'workingDirectory'>;
   readonly logger: Logger;
   /** Wall clock (ms since the epoch). Default Date.now. */
   readonly now?: () => number;
@@ -34,7 +35,7 @@ export interface DevServerDependencies {
 }
 
 /** What one terminal_run asks of dev-server support (a window without it has noDevServers). */
-export type CallServers = Pick<DevServers, 'plan' | 'describe' | 'stop' | 'awaitsReady' | 'waitReady' | 'portConflict'>;
+export type CallServers = Pick<DevServers, 'plan' | 'describe' | 'clientServer' | 'stop' | 'awaitsReady' | 'waitReady' | 'portConflict'>;
 
 /** Processes may carry a start time up to a second off the wall clock (Linux boot time is in whole seconds). */
 const START_SLACK_MS = 2000;
@@ -89,6 +90,17 @@ export class DevServers {
     await this.deps.ledger.refresh().catch((error: unknown) => this.deps.logger.debug('servers: ledger refresh failed', error));
     const output = server.run ? (await server.run.outputSnapshot()).output : '';
     return { server: this.toDevServer(server, output), tail: output.split('\n').slice(-TAIL_LINES).join('\n') };
+  }
+
+  /**
+   * The same server started by an MCP client's own tools, outside managed terminals
+   * (clientServers.ts), from the ledger: after a refresh when `fresh` (a server start may come
+   * seconds after the client's, before the idle poll saw it); from memory otherwise.
+   */
+  async clientServer(command: string, cwd: string | undefined, fresh: boolean): Promise<ClientServer | undefined> {
+    if (fresh) await this.deps.ledger.refresh().catch((error: unknown) => this.deps.logger.debug('servers: ledger refresh failed', error));
+    const cwdOf = this.deps.monitor.workingDirectory?.bind(this.deps.monitor);
+    return findClientServer(command, cwd, this.deps.ledger.list().active, cwdOf, (startedAt) => this.uptime(startedAt));
   }
 
   /**

@@ -14,6 +14,7 @@ export const noDevServers: CallServers = {
   awaitsReady: () => false,
   // Never reached: without servers no plan has a duplicate to describe, a server to stop, or a ready wait.
   describe: () => Promise.reject(serversUnavailableError()),
+  clientServer: () => Promise.resolve(undefined),
   stop: () => Promise.reject(serversUnavailableError()),
   waitReady: () => Promise.reject(serversUnavailableError()),
   portConflict: () => Promise.resolve(undefined),

@@ -65,6 +65,28 @@ export function alreadyRunningResult(server: DevServer, tail: string, strategy: 
   };
 }
 
+/**
+ * Status already_running for a server an MCP client's own tools started outside managed
+ * terminals: whose it is, and that it is that client's to stop (kill_process ends it,
+ * identity-checked), never a second copy.
+ */
+export function clientServerResult(server: DevServer, owner: string, strategy: StrategyName): TerminalRunResult {
+  const where = server.urls.length > 0 ? ` at ${server.urls.join(', ')}` : server.ports.length > 0 ? ` on port ${server.ports.join(', ')}` : '';
+  return {
+    status: 'already_running',
+    output: '',
+    name: server.terminal ?? '',
+    command: server.command,
+    durationMs: server.uptimeMs,
+    strategy,
+    server,
+    message:
+      `Not started again: \`${server.command}\` already runs outside Terminal Shepherd's terminals${server.pid !== undefined ? ` (pid ${server.pid})` : ''}${where}, ` +
+      `started ${formatDuration(server.uptimeMs)} ago${server.cwd ? ` in ${server.cwd}` : ''} by ${owner}. If that is not your session, the server is that session's: use it, and do not restart or stop it. ` +
+      `Use it as it is; list_processes shows its processes. To replace it, end it first with kill_process {pid: ${server.pid ?? '<pid>'}} (identity-checked), then run this again.`,
+  };
+}
+
 /** Why a start failed on a taken port, naming who holds it and what to do. */
 export function portConflictMessage(conflict: PortConflict): string {
   const port = conflict.port;

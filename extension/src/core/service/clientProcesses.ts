@@ -6,8 +6,12 @@
  * (a child whose command line names MCP, or one started before this server) and their trees.
  * A double-forked child that left the tree at once is still the client's when the client leads its
  * process group (a CLI started from a shell does) and the child kept that group.
+ *
+ * The client a connection proved (its pid, and the server's path up to it) is also the owner of the
+ * connection's calls when they name no session (ownerSession): runs and their processes then still
+ * say whose they are, whether or not its own tools are recorded.
  */
-import type { AgentSession, ClientAttachParams, ClientAttachResult, TrackedProcess } from '../../../../common/src/protocol';
+import { CLIENT_PROCESS, type AgentSession, type ClientAttachParams, type ClientAttachResult, type TrackedProcess } from '../../../../common/src/protocol';
 import type { Logger } from '../../../../common/src/logger';
 import type { Disposable } from '../events';
 import type { ProcessLedger } from '../ledger';
@@ -35,19 +39,22 @@ const EDITOR_PROCESS = /--type=\w|extensionHostProcess|bootstrap-fork|[\\/](code
 export class ClientProcesses {
   /** The watch per bridge connection (one MCP server each). */
   private readonly watches = new Map<string, { readonly pid: number; readonly watch: Disposable }>();
+  /** The client process of each bridge connection whose attach proved it. */
+  private readonly callers = new Map<string, number>();
 
   constructor(private readonly deps: ClientProcessesDeps) {}
 
   async attach(params: ClientAttachParams, connection: string): Promise<ClientAttachResult> {
     this.detach(connection);
-    if (!this.deps.enabled()) return { watching: false, reason: 'terminalShepherd.processes.trackClientProcesses is off' };
     const table = await this.deps.monitor.listAll();
     const client = table.find((p) => p.pid === params.pid);
+    const server = client && serverOf(table, client, params.serverPath);
+    if (client && server) this.callers.set(connection, client.pid);
+    if (!this.deps.enabled()) return { watching: false, reason: 'terminalShepherd.processes.trackClientProcesses is off' };
     if (!client) return { watching: false, reason: `the client process ${params.pid} is gone` };
     if (client.pid === this.deps.ownPid || EDITOR_PROCESS.test(client.commandLine)) {
       return { watching: false, reason: `the client process ${client.pid} is an editor's (${client.name}): its tree holds every extension's processes` };
     }
-    const server = serverOf(table, client, params.serverPath);
     if (!server) return { watching: false, reason: `pid ${params.serverPath[0]} is not a child of the client process ${client.pid} through its launchers` };
     const agentSession: AgentSession | undefined = params.session ? { client: params.client, ...params.session } : undefined;
     const label = `${params.client || client.name} (own tools)`;
@@ -67,6 +74,16 @@ export class ClientProcesses {
   detach(connection: string): void {
     this.watches.get(connection)?.watch.dispose();
     this.watches.delete(connection);
+    this.callers.delete(connection);
+  }
+
+  /**
+   * The owner recorded for a call on `connection` that names no agent session: its client process
+   * (as attach proved it), named `clientName`; undefined when the connection proved none.
+   */
+  ownerSession(connection: string, clientName: string | undefined): AgentSession | undefined {
+    const pid = this.callers.get(connection);
+    return pid === undefined ? undefined : { client: (clientName ?? '').slice(0, 200), id: String(pid), from: CLIENT_PROCESS };
   }
 
   /** A client started by another (Codex run from Claude Code's Bash tool) has its own tree. */

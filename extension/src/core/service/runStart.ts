@@ -37,7 +37,7 @@ export async function startRun(
       throw cancelledBeforeStartError();
     }
     await beforeRun?.(session);
-    const sandboxed = sandbox && { sandbox: { mode: sandbox.mode, network: sandbox.network }, typedLine: sandbox.line(reservation.cwd, session.shell.kind) };
+    const sandboxed = sandbox && { sandbox: { mode: sandbox.mode, network: sandbox.network }, typedLine: sandbox.line(reservation.cwd, session.shell) };
     const run = await sessions.startRun(session, plan.command, { cwd: reservation.cwd, waitMode: plan.waitMode, ...(agentSession ? { agentSession } : {}), ...sandboxed }, settings);
     return { session, run };
   } finally {

@@ -2,10 +2,12 @@
  * terminal_run in the sandbox: whether the call's command runs in it (and can: a refusal is the
  * call's error, nothing typed), what it was denied, and, after a denial, the question VS Code asks
  * ("Run `…` command outside the sandbox?", or in it with the network) through the same question
- * flow as the checks, only where VS Code's settings allow the question at all.
+ * flow as the checks, only where VS Code's settings allow the question at all. And, as VS Code's
+ * chat.agent.sandbox.allowAutoApprove does, no question for a command that runs in its sandbox.
  */
 import type { CommandSafety, SandboxReport, TerminalRunResult } from '../../../../common/src/protocol';
-import type { CommandCheck } from '../checks/commandCheck';
+import type { CheckVerdict, CommandCheck } from '../checks/commandCheck';
+import { UNREAD } from '../checks/commandSafety/decide';
 import { sandboxMode, VSCODE_SANDBOX_SETTING, type CommandSandbox, type PreparedSandbox } from '../sandbox/commandSandbox';
 import { sandboxDenials } from '../sandbox/sandboxDenials';
 import type { ShepherdSettings } from '../settings';
@@ -16,6 +18,31 @@ export async function sandboxFor(sandbox: CommandSandbox | undefined, command: s
   if (!mode) return undefined;
   if (!sandbox) throw new Error('the sandbox is on but this window has none');
   return sandbox.prepare(command, mode, settings.vscodeSandbox);
+}
+
+const SANDBOX_AUTO_APPROVE_SETTING = 'chat.agent.sandbox.allowAutoApprove';
+
+/**
+ * The checks a terminal_run line goes through. VS Code 1.139's run_in_terminal confirms nothing
+ * when its sandbox is on, the line is wrapped in it, no network retry is to be confirmed and
+ * chat.agent.sandbox.allowAutoApprove is true: its rules' question falls away. So here, once the
+ * sandbox is known to run here (else the call fails before any question, as VS Code checks first):
+ * the safety check's question becomes an approval that names the setting. The floor, and a line
+ * too long or slow to read, still ask (stricter than VS Code, never looser); so does every other check.
+ */
+export async function sandboxChecks(sandbox: CommandSandbox | undefined, command: string, settings: ShepherdSettings, platform: NodeJS.Platform, checks: readonly CommandCheck[]): Promise<readonly CommandCheck[]> {
+  if (sandboxMode(settings, platform, undefined) !== 'vscode' || !settings.vscodeSandbox.allowAutoApprove) return checks;
+  await sandboxFor(sandbox, command, settings, undefined, platform);
+  return checks.map((check) => ({ id: check.id, check: async (call, caller) => approvedInSandbox(await check.check(call, caller)) }));
+}
+
+function approvedInSandbox(verdict: CheckVerdict): CheckVerdict {
+  const offer = verdict.kind === 'ask' ? verdict.offer : undefined;
+  // A line never read was never checked against the floor: it asks, as it does with every other setting.
+  if (!offer || offer.floor || offer.safety.reason.startsWith(UNREAD)) return verdict;
+  const { safety } = offer;
+  const reason = `it runs in VS Code's terminal sandbox, and ${SANDBOX_AUTO_APPROVE_SETTING} approves sandboxed commands (the rules alone would have asked: ${safety.reason})`;
+  return { kind: 'pass', safety: { ...safety, decision: 'approved', reason, rules: [...safety.rules, SANDBOX_AUTO_APPROVE_SETTING] } };
 }
 
 /** What the result says of the sandbox: its mode and network, and what the output shows it denied. */

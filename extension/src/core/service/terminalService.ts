@@ -29,7 +29,7 @@ import { keySentResult, type ResultDetails } from './runResult';
 import { callTimeout, planInput, planRun, type RunPlan, type WaitHow } from './runPlan';
 import { startRun, type StartedRun } from './runStart';
 import { guardSecretPrompt, redactedCall, redactedProgress } from './secretGuard';
-import { deniedNote, leaveOffer, sandboxFor, sandboxReport } from './sandboxRun';
+import { deniedNote, leaveOffer, sandboxChecks, sandboxFor, sandboxReport } from './sandboxRun';
 import { sandboxMode, type CommandSandbox, type PreparedSandbox } from '../sandbox/commandSandbox';
 import { SecretQuestions, type SecretPrompt } from './secretQuestion';
 
@@ -161,7 +161,9 @@ export class TerminalService implements Disposable {
     const asked = call.meta?.task && params.timeoutMs === undefined ? { ...params, timeoutMs: limits.maxTimeoutMs } : params;
     const planned = await planRun(asked, call);
     call.timings.mark('plan');
-    const checked = await checkCall(planned, call, (_, command) => planRun({ ...asked, command }, call));
+    // VS Code's sandbox on: refused here before any question when it cannot run, and its allowAutoApprove heeded.
+    const checks = await sandboxChecks(this.sandbox, planned.command, call.settings, this.platform, call.checks);
+    const checked = await checkCall(planned, { ...call, checks }, (_, command) => planRun({ ...asked, command }, call));
     call.timings.mark('checks');
     if (checked.kind === 'answer') return checked.result;
     const plan = checked.call;
@@ -303,8 +305,9 @@ export class TerminalService implements Disposable {
   private async await(started: StartedRun, how: WaitHow, call: CallContext, details: AwaitDetails): Promise<TerminalRunResult> {
     const { session, run } = started;
     const outcome = await awaitRun(started, how, call, details);
-    // From typing to the shell's end event, its confirmation (probe, settle), the drains and output close, then the result.
-    const { endEvent, finishing, finished } = run.marks;
+    // From typing to VS Code's start event, to its end event, the shell's confirmation (probe, settle), the drains and output close, then the result.
+    const { startEvent, endEvent, finishing, finished } = run.marks;
+    if (startEvent !== undefined) call.timings.mark('typing', startEvent);
     if (endEvent !== undefined) call.timings.mark('shell', endEvent);
     if (finishing !== undefined) call.timings.mark('completion', finishing);
     if (finished !== undefined) call.timings.mark('drain', finished);

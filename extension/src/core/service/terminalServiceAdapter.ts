@@ -20,7 +20,7 @@ export function attachToTerminalService(ledger: TerminalEventSink, service: Term
   const follow = (session: TerminalSessionView): void => {
     ledger.terminalOpened(session.name, session.shellPid);
     if (session.currentRun?.active) {
-      ledger.runStarted(session.name, session.currentRun.launch.agentSession);
+      ledger.runStarted(session.name, session.currentRun.launch.agentSession, session.currentRun.launch.sandbox);
     }
   };
   for (const session of service.sessionViews()) {
@@ -38,7 +38,7 @@ export function attachToTerminalService(ledger: TerminalEventSink, service: Term
           break; // a replaced run's late news
         }
         if (event.run.active) {
-          ledger.runStarted(session.name, event.run.launch.agentSession);
+          ledger.runStarted(session.name, event.run.launch.agentSession, event.run.launch.sandbox);
         } else {
           ledger.runEnded(session.name);
         }

@@ -292,7 +292,7 @@ export class TerminalSessions implements Disposable {
 
   private newRun(session: TerminalSession, command: string, launch: RunLaunch, settings: ShepherdSettings): CommandRun {
     const config: RunConfig = {
-      completion: { graceMs: settings.gracePeriodMs, settleMs: SETTLE_MS, probeIntervalMs: PROBE_INTERVAL_MS },
+      completion: { graceMs: settings.gracePeriodMs, settleMs: session.strategy.lateExecutions ? SETTLE_MS : 0, probeIntervalMs: PROBE_INTERVAL_MS },
       input: defaultInputPromptConfig,
       drainTimeoutMs: DRAIN_TIMEOUT_MS,
     };

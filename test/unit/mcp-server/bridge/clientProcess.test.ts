@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { clientProcess, findClient, isLauncher, parseProcessRows } from '../../../../mcp-server/src/bridge/clientProcess';
+import { parseProcessRows } from '../../../../mcp-server/src/bridge/ancestry';
+import { clientProcess, findClient, isLauncher } from '../../../../mcp-server/src/bridge/clientProcess';
 
 describe('the MCP client process', () => {
   it('takes shells, env, npx and cmd for launchers, and a client for none', () => {
@@ -28,11 +29,16 @@ describe('the MCP client process', () => {
     if (process.platform !== 'linux') this.skip();
     // The child asks for its own client and prints it: sh is its launcher, this mocha process its client.
     const script = `require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(require.resolve('../../../../mcp-server/src/bridge/clientProcess'))}).clientProcess().then((c) => console.log(JSON.stringify(c)))`;
-    const child = spawn('/bin/sh', ['-c', `"${process.execPath}" -e '${script}'; true`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // The same through the `ps` table (procps answers the query macOS gets): one shared lookup, two sources.
+    const viaPs = script.replace('.clientProcess()', '.clientProcess("darwin")');
+    const child = spawn('/bin/sh', ['-c', `"${process.execPath}" -e '${script}'; "${process.execPath}" -e '${viaPs}'; true`], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     await new Promise((resolve) => child.once('close', resolve));
-    const found = JSON.parse(out) as { pid: number; serverPath: number[] };
+    const [found, foundByPs] = out.trim().split('\n').map((line) => JSON.parse(line) as { pid: number; serverPath: number[] });
+    assert.ok(found && foundByPs, out);
+    assert.equal(foundByPs.pid, process.pid, 'the ps table names the same client');
+    assert.equal(foundByPs.serverPath[1], child.pid);
     assert.equal(found.pid, process.pid);
     assert.equal(found.serverPath.length, 2, 'the node process and its sh');
     assert.equal(found.serverPath[1], child.pid);

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { bridgeFilePath } from '../../../../common/src/bridgeDiscovery';
 import { readWindowRecords, windowRecordPath } from '../../../../common/src/shepherdHome';
-import { parseParentTable, parseProcStatParent, processAncestors, walkUp } from '../../../../mcp-server/src/bridge/ancestry';
+import { parseProcessRows, parseProcStatParent, processAncestors, walkUp } from '../../../../mcp-server/src/bridge/ancestry';
 import { discoverBridges, searchFolders, unreachableMessage } from '../../../../mcp-server/src/bridge/windowDiscovery';
 import { TempDirs } from '../../../support/tempDirs';
 
@@ -83,12 +83,13 @@ describe('finding the window from outside VS Code', () => {
   });
 
   it('reads the process ancestry: ps and PowerShell tables, /proc stat, loops and depth bounded', async () => {
-    const table = parseParentTable('  1     0\n 812   1\r\n 9000  812\nnoise\n');
-    assert.deepEqual([...table], [[1, 0], [812, 1], [9000, 812]]);
-    assert.deepEqual(await walkUp(9000, (p) => table.get(p)), [812]);
+    const table = parseProcessRows('  1     0\n 812   1\r\n 9000  812\nnoise\n');
+    assert.deepEqual([...table].map(([pid, row]) => [pid, row.ppid]), [[1, 0], [812, 1], [9000, 812]]);
+    assert.deepEqual(await walkUp(9000, (p) => table.get(p)?.ppid), [812]);
     assert.equal(parseProcStatParent('4242 (node (x) y) S 812 4242 4242 0 -1'), 812);
     assert.deepEqual(await walkUp(5, (p) => (p === 5 ? 6 : 5)), [6], 'a loop ends the walk');
     const mine = await processAncestors();
     assert.equal(mine[0], process.ppid, 'on this machine the first ancestor is the parent');
+    if (process.platform === 'linux') assert.deepEqual(await processAncestors('darwin'), mine, 'the `ps` table (procps answers the same query) agrees with /proc');
   });
 });

@@ -83,6 +83,8 @@ export interface SafetyDecision {
 }
 
 const NO_OFFERS: ApprovalOffers = { subCommands: [], exactLine: false, allowAll: false };
+/** How a line that could not be read (so neither the floor nor the rules) starts its reason: nothing may approve it unasked. */
+export const UNREAD = 'asks unread, whatever the settings';
 const INTERPRETERS = new Set([...SHELLS, 'python', 'python2', 'python3', 'node', 'nodejs', 'deno', 'bun', 'perl', 'ruby', 'php', 'lua', 'osascript', 'awk', 'gawk', 'cmd']);
 const NEVER_SUGGESTED = new Set([...SHELLS, 'powershell.exe', 'cmd', 'cmd.exe', 'python', 'python3', 'node', 'ruby', 'perl', 'php', 'lua', 'eval', 'exec', 'source', 'sudo', 'su', 'doas', 'curl', 'wget', 'invoke-restmethod', 'invoke-webrequest', 'irm', 'iwr']);
 const WITH_SUBCOMMAND = new Set(['git', 'npm', 'npx', 'yarn', 'docker', 'kubectl', 'cargo', 'dotnet', 'mvn', 'gradle']);
@@ -92,7 +94,7 @@ export async function decideLine(input: LineToDecide, context: DecisionContext):
   const { settings } = context;
   // The length first (a megabyte line is not even scanned), then the bytes the terminal acts on.
   const unbounded = unboundedReason(input.line);
-  if (unbounded) return { subCommands: [], rules: [], offers: NO_OFFERS, approved: false, floor: undefined, reason: `asks unread, whatever the settings: ${unbounded}` };
+  if (unbounded) return { subCommands: [], rules: [], offers: NO_OFFERS, approved: false, floor: undefined, reason: `${UNREAD}: ${unbounded}` };
   const control = terminalControlReason(input.line);
   if (control) return { subCommands: [], rules: [], offers: NO_OFFERS, approved: false, floor: control, reason: `always asks: ${control}` };
   const line = input.line.trimStart();
@@ -102,7 +104,7 @@ export async function decideLine(input: LineToDecide, context: DecisionContext):
   } catch (error) {
     // Fail closed: what cannot be read within the bound asks, whatever the settings.
     const why = error instanceof Error ? error.message : String(error);
-    return { subCommands: [], rules: [], offers: NO_OFFERS, approved: false, floor: undefined, reason: `asks unread, whatever the settings: ${why}` };
+    return { subCommands: [], rules: [], offers: NO_OFFERS, approved: false, floor: undefined, reason: `${UNREAD}: ${why}` };
   }
   const subCommands = parsed.commands.filter((c) => !c.nested).map((c) => c.text);
   const base = { subCommands, rules: [] as string[], offers: NO_OFFERS };

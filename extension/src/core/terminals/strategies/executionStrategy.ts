@@ -61,6 +61,12 @@ export interface ExecutionStrategy {
   readonly stripsPromptAndEcho: boolean;
   /** The terminal's processes are the extension's own: they end when the registry is disposed. */
   readonly ownsProcesses: boolean;
+  /**
+   * Executions may be reported right behind a run's end (VS Code's scripts under prompt themes
+   * report redrawn prompts as executions), so a run waits a short settle after the OS confirmed
+   * the prompt. Our scripts mark only a line the shell read: nothing follows the run's own end.
+   */
+  readonly lateExecutions: boolean;
   open(request: OpenRequest, context: StrategyContext): Promise<OpenResult>;
   /** The line to send for `command` (a file under `runsDir` when the command needs one). */
   prepareCommand(command: string, kind: ShellKind, runsDir: string | undefined): Promise<PreparedCommand>;

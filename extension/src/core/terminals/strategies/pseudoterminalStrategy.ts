@@ -14,6 +14,7 @@ export const pseudoterminalStrategy: ExecutionStrategy = {
   name: 'pseudoterminal',
   stripsPromptAndEcho: false,
   ownsProcesses: true,
+  lateExecutions: true,
   async open(request, context) {
     const files = await filesOrFailure(context, 'no private folder for its command files');
     if ('failure' in files) return files;

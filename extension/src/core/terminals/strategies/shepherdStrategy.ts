@@ -35,6 +35,7 @@ export const shepherdStrategy: ExecutionStrategy = {
   name: 'shepherd',
   stripsPromptAndEcho: true,
   ownsProcesses: false,
+  lateExecutions: false,
   async open(request, context) {
     const files = await filesOrFailure(context, 'its scripts could not be written');
     if ('failure' in files) return files;

@@ -21,6 +21,7 @@ export const vscodeStrategy: ExecutionStrategy = {
   name: 'vscode',
   stripsPromptAndEcho: true,
   ownsProcesses: false,
+  lateExecutions: true,
   async open(request, context) {
     // The private folder is a convenience here (multi-line commands): without it they are typed as is.
     const files = await context.integrationFiles().catch(() => undefined);

@@ -16,6 +16,8 @@ describe('who started a process, as list_processes says it', () => {
     assert.equal(ownerLabel({ clientTools }), "claude-code's own tools (client pid 812, claude)");
     assert.equal(ownerLabel({ agentSession: session, clientTools }), "claude-code's own tools (client pid 812, claude), claude-code session session-a");
     assert.equal(ownerLabel({}), undefined);
+    // A client that named no session: its process (client/attach proved it) stands for it.
+    assert.equal(ownerLabel({ agentSession: { client: 'codex', id: '4242', from: 'client.pid' } }), 'codex (client pid 4242, no session id)');
   });
 
   it('lists a client’s own processes apart from terminals, and its orphans with kill_orphans', () => {
