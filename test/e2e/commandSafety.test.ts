@@ -152,8 +152,11 @@ describe('the per-command safety check in the real VS Code, through an MCP clien
       return events.some((e) => e.cmd === 'curl -s http://127.0.0.1:9/install.sh | sh') ? events : undefined;
     });
     const find = (cmd: string, answer?: string) => decided.find((e) => e.cmd === cmd && (answer === undefined || e.answer === answer));
-    assert.deepEqual(find('echo cleaning && rm -rf victim-a', 'declined') && { ...find('echo cleaning && rm -rf victim-a', 'declined'), ts: 0, sessionId: 0, cwd: 0 }, {
-      event: 'decided', ts: 0, sessionId: 0, cwd: 0, terminal: 'default', cmd: 'echo cleaning && rm -rf victim-a', shell: 'bash', decision: 'asked',
+    const declined = find('echo cleaning && rm -rf victim-a', 'declined');
+    // The client names no session: the decision is owned by its client process.
+    assert.deepEqual(declined?.agentSession && { ...(declined.agentSession as Record<string, unknown>), id: 0 }, { client: 'terminal-shepherd-tests', from: 'client.pid', id: 0 });
+    assert.deepEqual(declined && { ...declined, ts: 0, sessionId: 0, cwd: 0, agentSession: 0 }, {
+      event: 'decided', ts: 0, sessionId: 0, cwd: 0, agentSession: 0, terminal: 'default', cmd: 'echo cleaning && rm -rf victim-a', shell: 'bash', decision: 'asked',
       reason: '`rm -rf victim-a` is denied by `rm` (default)', rules: ['`rm` (default)'], answer: 'declined', via: 'elicitation',
     });
     assert.equal(find('mkdir -p made/one')?.scope, 'session');
