@@ -2,32 +2,34 @@
  * The agent session on the ledger's records: what a run of a session starts carries it in list(),
  * the process log (started/spawned), active-processes.json and the session summary, and keeps it
  * as an orphan a reloaded window adopts; a later run of another caller in the same terminal
- * stamps what appears from then on; files written before the field load as before.
+ * stamps what appears from then on; files written before the field load as before. A run in the
+ * sandbox stamps its mode and network on the same started/spawned lines, a later run outside it not.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AgentSession } from '../../../common/src/protocol';
-import { parseActiveEntry, parseLedgerEvent } from '../../../extension/src/core/ledger/formats';
+import { parseActiveEntry, parseLedgerEvent, type RunSandbox } from '../../../extension/src/core/ledger/formats';
 import { waitFor } from '../processes/helpers';
 import { ON_DEMAND, useFakeTable } from './processTrackerLogicSupport';
 import { flatten } from './trackerSupport';
 
 const copilot: AgentSession = { client: 'github-copilot-developer', id: '6f1c0b7e-session', from: 'env.COPILOT_AGENT_SESSION_ID' };
 const chat: AgentSession = { client: 'Visual Studio Code', id: 'conv-42', from: '_meta.vscode.conversationId' };
+const sandbox: RunSandbox = { mode: 'vscode', network: false };
 
 describe('ledger: the agent session on each run’s records', function () {
   const t = useFakeTable();
 
-  it('records the run’s agent session on its processes: list(), started/spawned lines, active file, session summary', async () => {
+  it('records the run’s agent session (and its sandbox) on its processes: list(), started/spawned lines, active file, session summary', async () => {
     const w = await t.openWindow(t.dirs.make(), { settings: ON_DEMAND, sessionId: 'sessionA' });
     const shell = t.openTerminal(w.tracker, 'dev');
-    w.tracker.runStarted('dev', copilot);
+    w.tracker.runStarted('dev', copilot, sandbox);
     const npm = t.fake.spawn(shell.pid, 'npm', 'npm run dev');
     const node = t.fake.spawn(npm.pid, 'node', 'node server.js');
     await w.tracker.refresh();
     w.tracker.runEnded('dev');
-    // A later run by a caller that names no session: what it starts is nobody's.
+    // A later run by a caller that names no session, outside the sandbox: what it starts is nobody's, unsandboxed.
     w.tracker.runStarted('dev');
     const sleep = t.fake.spawn(shell.pid, 'sleep', 'sleep 100');
     await w.tracker.refresh();
@@ -39,6 +41,7 @@ describe('ledger: the agent session on each run’s records', function () {
       events.map((e) => `${e.event} ${e.pid} ${e.agentSession ? `${e.agentSession.client}/${e.agentSession.id}/${e.agentSession.from}` : '-'}`),
       [`started ${npm.pid} ${copilot.client}/${copilot.id}/${copilot.from}`, `spawned ${node.pid} ${copilot.client}/${copilot.id}/${copilot.from}`, `started ${sleep.pid} -`],
     );
+    assert.deepEqual(events.map((e) => e.sandbox), [sandbox, sandbox, undefined]);
     await w.tracker.dispose();
     const active = JSON.parse(fs.readFileSync(path.join(w.store.dir, 'active-processes.json'), 'utf8')) as { entries: { pid: number; agentSession?: AgentSession }[] };
     assert.deepEqual(active.entries.map((e) => [e.pid, e.agentSession]).sort(), [[npm.pid, copilot], [node.pid, copilot], [sleep.pid, undefined]].sort());
