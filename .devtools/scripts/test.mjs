@@ -30,11 +30,17 @@ const runAll = selected.length === 0;
 const wants = (suite) => runAll || selected.includes(suite);
 
 const results = [];
+const failures = [];
+const retried = [];
 const say = (msg) => process.stderr.write(`\n[test] ${msg}\n`);
 
-function run(command, argv, options = {}) {
+function run(command, argv, { onStdout, ...options } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(command, argv, { stdio: 'inherit', cwd: repoRoot, ...options });
+    const child = spawn(command, argv, { stdio: ['inherit', onStdout ? 'pipe' : 'inherit', 'inherit'], cwd: repoRoot, ...options });
+    child.stdout?.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      onStdout(chunk);
+    });
     const forward = (sig) => child.kill(sig);
     process.on('SIGINT', forward);
     process.on('SIGTERM', forward);
@@ -87,6 +93,8 @@ function finish(failure) {
   }
   say('=== summary ===');
   for (const r of results) process.stderr.write(`  ${r.skipped ? 'SKIP' : r.ok ? 'PASS' : 'FAIL'}  ${r.name.padEnd(36)} ${r.secs.padStart(6)} s\n`);
+  if (retried.length > 0) process.stderr.write(`\n[test] passed only on a retry (flaky: fix them):\n${retried.map((f) => `  ${f}\n`).join('')}`);
+  if (failures.length > 0) process.stderr.write(`\n[test] failing tests:\n${failures.map((f) => `  ${f}\n`).join('')}`);
   if (failure) {
     process.stderr.write(`\n[test] FAILED: ${failure}\n`);
     process.exit(1);
@@ -116,7 +124,50 @@ async function mocha(suite) {
     process.stderr.write(`[test] no test/${suite}/**/*.test.ts yet: nothing to run\n`);
     return 'skipped';
   }
-  return run(node, [bin('mocha', 'bin/mocha.js'), '--config', `test/${suite}/.mocharc.json`, ...passThrough]);
+  let printed = '';
+  const status = await run(node, [bin('mocha', 'bin/mocha.js'), '--config', `test/${suite}/.mocharc.json`, ...passThrough], {
+    onStdout: (chunk) => (printed += chunk),
+  });
+  failures.push(...failingTests(suite, printed));
+  retried.push(...retriedTests(suite, printed));
+  return status;
+}
+
+/** The tests that passed only on a retry (test/support/retryReporter.ts), each with its first attempt's error. */
+function retriedTests(suite, printed) {
+  const lines = printed.replace(/\x1b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim());
+  const firstErrors = new Map();
+  lines.forEach((line, i) => {
+    const title = line.startsWith('[retrying] ') ? line.slice('[retrying] '.length) : undefined;
+    if (title !== undefined && !firstErrors.has(title)) firstErrors.set(title, (lines[i + 1] ?? '').replace(/^\[first attempt\] /, ''));
+  });
+  return lines.filter((l) => l.startsWith('[retried] ')).map((l) => {
+    const title = l.slice('[retried] '.length);
+    return `${suite} ${title}\n        first attempt: ${firstErrors.get(title) ?? '(not printed)'}`;
+  });
+}
+
+/**
+ * One line per failing test (its number, titles and the first line of its error) from mocha's spec
+ * report, repeated in the summary: a CI log often keeps only its tail, and the failures come first.
+ */
+function failingTests(suite, printed) {
+  const lines = printed.replace(/\x1b\[[0-9;]*m/g, '').split('\n');
+  const start = lines.findIndex((l) => /^\s*\d+ failing$/.test(l));
+  if (start < 0) return [];
+  const found = [];
+  for (let i = start + 1; i < lines.length; i++) {
+    const head = /^ {2}(\d+)\) (.*)$/.exec(lines[i]);
+    if (!head) continue;
+    const titles = [head[2].trim()];
+    let j = i + 1;
+    while (j < lines.length && !titles[titles.length - 1].endsWith(':') && lines[j].trim()) titles.push(lines[j++].trim());
+    while (j < lines.length && !lines[j].trim()) j++;
+    const error = (lines[j] ?? '').trim();
+    found.push(`${suite} ${head[1]}) ${titles.join(' › ').replace(/:$/, '')}\n        ${error.length > 300 ? `${error.slice(0, 300)}…` : error}`);
+    i = j;
+  }
+  return found;
 }
 
 function depsNeedInstall() {

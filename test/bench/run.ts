@@ -103,15 +103,17 @@ async function main(): Promise<void> {
 
   if (wants('harness')) {
     const h = await runAgentHostBench();
-    console.log(`VS Code agent host, Copilot harness: its own bash and terminal_run, one chat per round, interleaved, ${h.runs} runs each (round trip timed at the model)`);
-    line('harness confirmations clicked (primary button)', String(h.clicks));
+    console.log(`VS Code agent host, Copilot harness: its own bash and terminal_run, one turn per round in one chat, interleaved, ${h.runs} runs each (timed at the model)`);
+    line('harness confirmations clicked (primary button)', `${h.clicks.length}${h.clicks.length ? ` (${[...new Set(h.clicks)].map((t) => `"${t}"`).join(', ')})` : ''}`);
+    if (h.lostTurns > 0) line("turns VS Code's window lost (shown again by a reload)", String(h.lostTurns));
     for (const command of h.commands) {
       const theirs = command.tools.bash;
       const ours = command.tools.terminal_run;
       console.log(`  ${command.label}`);
-      line('  bash:         round trip', dist(theirs.roundTrip));
-      line('  terminal_run: round trip', dist(ours.roundTrip));
-      line('  ratio terminal_run / bash (p50)', (ours.roundTrip.p50 / theirs.roundTrip.p50).toFixed(2));
+      line('  bash:         round trip / after approval', `p50 ${ms(theirs.roundTrip.p50)} / ${ms(theirs.afterApproval.p50)}   (p95 ${ms(theirs.afterApproval.p95)}; ${theirs.confirmations} confirmations)`);
+      line('  terminal_run: round trip / after approval', `p50 ${ms(ours.roundTrip.p50)} / ${ms(ours.afterApproval.p50)}   (p95 ${ms(ours.afterApproval.p95)}; ${ours.confirmations} confirmations)`);
+      line('  ratio terminal_run / bash (p50 after approval)', (ours.afterApproval.p50 / theirs.afterApproval.p50).toFixed(2));
+      if (ours.durationMs) line('  terminal_run\'s own durationMs', dist(ours.durationMs));
       line('  bash returned', returned(theirs));
       line('  terminal_run returned', returned(ours));
     }

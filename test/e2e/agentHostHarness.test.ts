@@ -13,14 +13,13 @@
 // What the harness offered and forwarded is kept in test-results/real-clients/agent-host-*.json
 // (docs/clients.md quotes it).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../support/mcpClient';
 import { ClientHome, readForwarded } from '../support/realClients';
-import { agentHostWindow, allowHarnessConfirmation, sendHarnessPrompt } from '../support/agentHostChat';
+import { agentHostWindow, playHarnessTurn } from '../support/agentHostChat';
 import { startScriptedCopilotApi, type ScriptedCopilotApi } from '../support/scriptedCopilotApi';
-import { startScriptedModel } from '../support/scriptedModel';
-import { openShepherdWindow, suiteWindow, waitFor } from '../support/shepherdE2e';
+import { openShepherdWindow, suiteWindow } from '../support/shepherdE2e';
 import { SHEPHERD_TOOLS } from '../support/vscodeMcp';
 import { runAnsweringDialogs } from '../support/windowCommands';
 
@@ -46,35 +45,15 @@ describe('VS Code agent host: the Copilot harness (offline, scripted Copilot API
       home?.remove();
     },
   );
-  const record = (name: string, data: unknown): void => writeFileSync(path.join(RECORDS, `agent-host-${name}.json`), `${JSON.stringify(data, null, 2)}\n`);
 
   /** One chat in a new agent-host session: the scripted model calls `tool` (when offered) with a
-   * command whose output and exit code it must get back, then answers in text. */
+   * command whose output and exit code it must get back, then answers in text (agentHostChat.ts's
+   * playHarnessTurn, which the bench plays too). */
   async function harnessTurn(label: string, tool: string) {
     const command = `echo "agent-host-${label}-$(( 6 * 7 ))" | tee agent-host-${label}.txt; (exit 7)`;
-    const model = await startScriptedModel({ steps: [{ call: { tool, input: { command, name: `agent-host-${label}` } } }, { text: `agent host ${label} is done.` }] });
-    api.use(model);
-    try {
-      await sendHarnessPrompt(win.vscode, `Run ${command}`);
-      const confirmations: string[] = [];
-      await waitFor(`the ${label} turn to finish`, 90_000, async () => {
-        const allowed = await allowHarnessConfirmation(win.vscode.page);
-        if (allowed !== undefined) confirmations.push(allowed);
-        // Done when the call's result reached the model, or when the model was asked without the tool offered.
-        const answered = model.exchanges()[0]?.result !== undefined;
-        const notOffered = model.requests.length > 0 && model.requests.every((r) => !r.scripted);
-        return answered || notOffered ? true : undefined;
-      }).catch(async (error: unknown) => {
-        await win.vscode.screenshot(path.join(RECORDS, `agent-host-${label}-failed.png`)).catch(() => undefined);
-        throw error;
-      });
-      const offered = model.offeredTools();
-      const exchange = model.exchanges()[0];
-      record(label, { offered, confirmations, exchanges: model.exchanges(), errors: model.errors });
-      return { offered, exchange, confirmations, file: path.join(win.workspace, `agent-host-${label}.txt`) };
-    } finally {
-      await model.close();
-    }
+    const steps = [{ call: { tool, input: { command, name: `agent-host-${label}` } } }, { text: `agent host ${label} is done.` }];
+    const turn = await playHarnessTurn(win, api, { prompt: `Run ${command}`, steps, timeoutMs: 120_000, record: path.join(RECORDS, `agent-host-${label}`) });
+    return { offered: turn.offered, exchange: turn.model.exchanges()[0], confirmations: turn.confirmations, file: path.join(win.workspace, `agent-host-${label}.txt`) };
   }
   const ours = (offered: readonly string[], prefix: string): string[] => offered.filter((t) => t.startsWith(prefix));
   /** The model got the command's exact output and exit code through `tool`, and the command ran in the window's folder (its file on disk). */

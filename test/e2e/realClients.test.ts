@@ -123,16 +123,21 @@ describe('real MCP clients (Claude Code, Codex, Gemini CLI, opencode from the np
   it("started by the window's own extension host in another folder (as Cline and Continue start servers), the server finds that window", async () => {
     const answer = await win.vscode.driver.evaluate<{ isError?: boolean; structuredContent?: unknown; content: { text: string }[] }>(
       `
-      const child = require('child_process').spawn(${JSON.stringify(launcher())}, [], { cwd: '/', stdio: ['pipe', 'pipe', 'ignore'] });
+      const child = require('child_process').spawn(${JSON.stringify(launcher())}, [], { cwd: '/', stdio: ['pipe', 'pipe', 'pipe'] });
       let out = '';
+      let err = '';
+      let exit = 'running';
       child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (err += d));
+      child.on('error', (e) => (exit = 'not started: ' + e.message));
+      child.on('exit', (code, signal) => (exit = 'exited ' + (signal ?? code)));
       const reply = async (id) => {
         for (let i = 0; i < 300; i++) {
           const line = out.split('\\n').find((l) => l.startsWith('{') && JSON.parse(l).id === id);
           if (line) return JSON.parse(line);
           await new Promise((r) => setTimeout(r, 100));
         }
-        throw new Error('no answer to ' + id + ': ' + out);
+        throw new Error('no answer to ' + id + ' in 30 s; the server ' + exit + '; stdout: ' + out + '; stderr: ' + err);
       };
       const send = (m) => child.stdin.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\\n');
       try {

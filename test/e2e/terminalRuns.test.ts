@@ -149,7 +149,11 @@ describe('terminal runs in a real VS Code (MCP client -> MCP server -> bridge ->
     const cancelled = async (name: string): Promise<void> => {
       const abort = new AbortController();
       const call = win.call('terminal_run', { command: 'sleep 60', name }, { signal: abort.signal });
-      await new Promise((res) => setTimeout(res, 1000));
+      // Cancelled once the command runs (a busy machine may take seconds to open the terminal).
+      await waitFor(`sleep 60 running in "${name}"`, 30_000, async () => {
+        const state = await win.call('terminal_state', { name });
+        return !state.isError && (state.structuredContent as { status?: string } | undefined)?.status === 'running' ? true : undefined;
+      });
       abort.abort();
       await assert.rejects(call);
     };

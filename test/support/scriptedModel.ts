@@ -56,6 +56,10 @@ export interface RecordedRequest {
   /** Whether the request offered the script's tools (the agent's own turn, not a side query). */
   readonly scripted: boolean;
   readonly body: unknown;
+  /** Ids of the tool results the request carried (the script's and the client's own). */
+  readonly toolResults: readonly string[];
+  /** What the model answered: a tool call or text. */
+  readonly reply: Reply;
 }
 
 export interface ScriptedModelOptions {
@@ -117,6 +121,7 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
   const calls = new Map<string, { tool: string; input: Record<string, unknown>; calledAt: number }>();
   const results = new Map<string, { result: SentToolResult; answeredAt: number }>();
   const nonce = Math.random().toString(36).slice(2, 8);
+  const ownId = new RegExp(`shep\\d+x${nonce}\\d+`);
   let served = 0;
 
   const server = http.createServer((req, res) => {
@@ -145,10 +150,12 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
       }
       const parsed = protocol.parse(body);
       const arrivedAt = Date.now();
-      for (const r of parsed.toolResults) if (parseStepId(r.id) !== undefined && !results.has(r.id)) results.set(r.id, { result: r.result, answeredAt: arrivedAt });
+      for (const r of parsed.toolResults) if (ownId.test(r.id) && !results.has(r.id)) results.set(r.id, { result: r.result, answeredAt: arrivedAt });
       // Unique per reply: a client that runs the script twice (two sessions) gets new ids.
-      const plan = planReply(options, parsed, (step) => protocol.callId(`shep${step}x${nonce}${++served}`));
-      requests.push({ at: Date.now(), path: url, protocol: protocol.name, tools: parsed.tools, scripted: plan.scripted, body });
+      // Only this model's calls count: a conversation may carry an earlier model's (an earlier turn of the same chat).
+      const own = { ...parsed, toolResults: parsed.toolResults.filter((r) => ownId.test(r.id)) };
+      const plan = planReply(options, own, (step) => protocol.callId(`shep${step}x${nonce}${++served}`));
+      requests.push({ at: Date.now(), path: url, protocol: protocol.name, tools: parsed.tools, scripted: plan.scripted, body, toolResults: parsed.toolResults.map((r) => r.id), reply: plan.reply });
       if (plan.reply.toolUse) calls.set(plan.reply.toolUse.id, { tool: plan.reply.toolUse.name, input: plan.reply.toolUse.input, calledAt: Date.now() });
       protocol.respond(res, plan.reply, parsed.stream, body);
     });

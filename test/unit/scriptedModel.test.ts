@@ -37,6 +37,31 @@ describe('scripted model (the model API stand-in of the real-client tests)', () 
     assert.deepEqual(planReply({ steps }, { tools: [], toolResults: [], stream: false }, id), { reply: { text: 'OK.' }, scripted: false });
   });
 
+  it("a later turn of the same chat: an earlier model's calls in the conversation neither advance this script nor count as its exchanges", async () => {
+    const tools = [{ name: 'Terminal-Shepherd-terminal_run', input_schema: {} }];
+    const call = async (model: ScriptedModel, messages: unknown[]) => JSON.parse((await post(model, '/v1/messages', { model: 'm', tools, messages })).text).content[0];
+    const first = await startScriptedModel({ steps });
+    const second = await startScriptedModel({ steps });
+    try {
+      const earlier = await call(first, [{ role: 'user', content: 'round 1' }]);
+      const history = [
+        { role: 'user', content: 'round 1' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: earlier.id, name: earlier.name, input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: earlier.id, content: 'done' }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'All done.' }] },
+        { role: 'user', content: 'round 2' },
+      ];
+      const next = await call(second, history);
+      assert.equal(next.type, 'tool_use', "round 2 starts its own script: round 1's result is not one of its calls");
+      assert.notEqual(next.id, earlier.id);
+      assert.deepEqual(second.exchanges().map((e) => e.result), [undefined]);
+      assert.deepEqual(second.requests[0]!.toolResults, [earlier.id], 'the request log still shows every result the request carried');
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
   it('Anthropic Messages: a streamed tool_use, then the tool_result recorded and the text answer', async () => {
     const model = await startScriptedModel({ steps });
     try {

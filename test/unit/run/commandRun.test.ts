@@ -76,16 +76,22 @@ function makeRun(probe: () => ShellActivity, cfg: RunConfig = config) {
   return { run, output, probes };
 }
 
+/** A run whose own execution has started, with its scripted output. */
+function startedRun(probe: () => ShellActivity, cfg: RunConfig = config) {
+  const made = makeRun(probe, cfg);
+  const exec = new ScriptedExecution();
+  made.run.attachExecution(exec);
+  made.run.executionStarted(exec);
+  return { ...made, exec };
+}
+
 const idle = (): ShellActivity => ({ foreground: 'shell', readingTerminal: false });
 const busy = (): ShellActivity => ({ foreground: 'job', readingTerminal: false });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('CommandRun', () => {
   it('completes promptly once the end arrived and the shell is confirmed idle', async () => {
-    const { run } = makeRun(idle);
-    const exec = new ScriptedExecution();
-    run.attachExecution(exec);
-    run.executionStarted(exec);
+    const { run, exec } = startedRun(idle);
     exec.push('\x1b]633;C\x07hello\r\n');
     exec.end();
     const t0 = performance.now();
@@ -100,10 +106,7 @@ describe('CommandRun', () => {
   });
 
   it('never completes a silent command before its end (sleep between two echoes)', async () => {
-    const { run } = makeRun(idle);
-    const exec = new ScriptedExecution();
-    run.attachExecution(exec);
-    run.executionStarted(exec);
+    const { run, exec } = startedRun(idle);
     exec.push('Start\r\n');
     assert.equal(await run.wait({ timeoutMs: 300 }), 'timeout');
     assert.equal(run.state.kind, 'running');
@@ -143,16 +146,13 @@ describe('CommandRun', () => {
   });
 
   it('reports waiting_for_input with the prompt, and runs on after the answer', async () => {
-    const { run } = makeRun(idle);
-    const exec = new ScriptedExecution();
-    run.attachExecution(exec);
-    run.executionStarted(exec);
+    const { run, exec } = startedRun(idle);
     exec.push('Do you want to continue? [Y/n] ');
     assert.equal(await run.wait({ timeoutMs: 2000 }), 'waiting_for_input');
     const waiting = await runResult(run, 'waiting_for_input');
     assert.equal(waiting.prompt, 'Do you want to continue? [Y/n]');
     assert.equal(waiting.exitCode, undefined);
-    run.inputSent();
+    run.inputSent('y', true);
     assert.equal(run.state.kind, 'running');
     exec.push('y\r\ndone\r\n');
     exec.end();
@@ -161,11 +161,32 @@ describe('CommandRun', () => {
     run.dispose();
   });
 
+  it('an answered prompt is no question while the program has yet to read the answer (a busy machine); asked again, it is', async () => {
+    let reading = false;
+    const { run, exec } = startedRun(() => ({ foreground: 'job', readingTerminal: reading }));
+    exec.push('Continue? [y/N] ');
+    assert.equal(await run.wait({ timeoutMs: 2000 }), 'waiting_for_input');
+    run.inputSent('yes-from-agent', true);
+    // Neither before the echo arrives nor after it does is the answered line taken for a question.
+    assert.equal(await run.wait({ timeoutMs: 300 }), 'timeout');
+    exec.push('yes-from-agent');
+    assert.equal(await run.wait({ timeoutMs: 300 }), 'timeout');
+    assert.equal(run.state.kind, 'running');
+    // The program asks again on a fresh line: a question again.
+    exec.push('\r\nContinue? [y/N] ');
+    assert.equal(await run.wait({ timeoutMs: 2000 }), 'waiting_for_input');
+    assert.equal((await runResult(run, 'waiting_for_input')).prompt, 'Continue? [y/N]');
+    run.inputSent('y', true);
+    exec.push('y');
+    // The OS still says the program reads the terminal: it waits on the answered line.
+    reading = true;
+    assert.equal(await run.wait({ timeoutMs: 2000 }), 'waiting_for_input');
+    assert.equal((await runResult(run, 'waiting_for_input')).prompt, 'Continue? [y/N] y');
+    run.dispose();
+  });
+
   it('uses the OS signal for prompts no pattern knows', async () => {
-    const { run } = makeRun(() => ({ foreground: 'job', readingTerminal: true }));
-    const exec = new ScriptedExecution();
-    run.attachExecution(exec);
-    run.executionStarted(exec);
+    const { run, exec } = startedRun(() => ({ foreground: 'job', readingTerminal: true }));
     exec.push('Your name> ');
     assert.equal(await run.wait({ timeoutMs: 2000 }), 'waiting_for_input');
     assert.equal((await runResult(run, 'waiting_for_input')).prompt, 'Your name>');
@@ -173,10 +194,7 @@ describe('CommandRun', () => {
   });
 
   it('waits for the prompt still in flight when the OS already sees the read (no empty prompt)', async () => {
-    const { run } = makeRun(() => ({ foreground: 'shell', readingTerminal: true }));
-    const exec = new ScriptedExecution();
-    run.attachExecution(exec);
-    run.executionStarted(exec);
+    const { run, exec } = startedRun(() => ({ foreground: 'shell', readingTerminal: true }));
     setTimeout(() => exec.push('Name? '), 120);
     assert.equal(await run.wait({ timeoutMs: 2000 }), 'waiting_for_input');
     assert.equal((await runResult(run, 'waiting_for_input')).prompt, 'Name?');

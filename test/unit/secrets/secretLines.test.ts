@@ -10,7 +10,17 @@ const repeat = (chars: string, n: number): string => chars.repeat(Math.ceil(n / 
 const ghp = `ghp_${repeat('aB3dE6', 36)}`;
 const npm = `npm_${repeat('q1W2e3', 36)}`;
 const aws = `AKIA${repeat('IOSFODNN7EXAMPL', 16)}`;
-const env = { DEPLOY_TOKEN: 'plain-looking-value-42', MULTI_LINE_SECRET: 'first-half\nsecond-half' };
+/** Secret values looked for at each anchor's places (`-`, `J`, `=`, `_`, `:`) and in the pass (none, or one only at the end). */
+const env = {
+  DEPLOY_TOKEN: 'plain-looking-value-42',
+  MULTI_LINE_SECRET: 'first-half\nsecond-half',
+  API_KEY: 'aJw8Kz2Qp',
+  DB_PASSWORD: 'c2VjcmV0=x9',
+  SESSION_TOKEN: 'sess_9f8e7d',
+  REDIS_AUTH: 'redis:pw9z8y',
+  PLAIN_SECRET: 'Plain9Value7Zq',
+  TRAILING_SECRET: 'trailing7-',
+};
 
 /** Pieces of output, secret and not, that the random texts are made of. */
 const SECRETS = [
@@ -40,8 +50,7 @@ const SECRETS = [
   '"auth_token"\n \t=\n\n\n"opensesame1"',
   'auth_token\n \t=\n\n\nopensesame1',
   "'db.password'\t:\t'swordfish-9'",
-  'plain-looking-value-42',
-  'first-half\nsecond-half',
+  ...Object.values(env),
 ];
 const PLAIN = [
   'commit 9fceb02d0ae598e95dc970b74767f19372d61af8',
@@ -141,7 +150,8 @@ describe('secretLines', () => {
     const bearer = `Bearer ${repeat('abcDEF123._-', 24)}`;
     const basic = `Basic ${repeat('dXNlcjpwYXNz', 24)}`;
     const key = `------BEGIN EC PRIVATE KEY-----\n${repeat('MHcCAQEEIB', 8)}\n-----END EC PRIVATE KEY-----`;
-    for (const text of [aws, `x ${aws}`, `FAIL AKIAxIA ${aws}`, google, `AIzb ${google}`, bearer, `Bea Bearerx ${bearer}`, basic, `Basi ${basic}`, key, `x${key}`, `${aws}\n${google}`]) {
+    const texts = [aws, `x ${aws}`, `FAIL AKIAxIA ${aws}`, google, `AIzb ${google}`, `za ${google}`, `Iza ${google} za`, bearer, `Bea Bearerx ${bearer}`, `${bearer}Basic`, basic, `Basi ${basic}`, `Bearer ${basic}`, key, `x${key}`, `${aws}\n${google}`];
+    for (const text of texts) {
       const expected = everyRule.redact(text);
       assert.ok(expected.count > 0, text);
       assert.deepEqual(scanned.redact(text), expected, text);
@@ -155,6 +165,16 @@ describe('secretLines', () => {
       const expected = everyRule.redact(text);
       assert.equal(expected.count, 1, text);
       assert.deepEqual(scanned.redact(text), expected, text);
+    }
+  });
+
+  it('finds every secret value, whether looked for at an anchor or in the pass, at the very start and end of a text, twice in a row, and between non-ASCII characters', () => {
+    for (const [name, value] of Object.entries(env)) {
+      for (const text of [value, `x ${value}`, `${value}\n`, `${value}${value}`, `中${value}→`]) {
+        const expected = everyRule.redact(text);
+        assert.ok(expected.text.includes(marker(`value of ${name}`)), `${name}: ${JSON.stringify(text)}`);
+        assert.deepEqual(scanned.redact(text), expected, `${name}: ${JSON.stringify(text)}`);
+      }
     }
   });
 

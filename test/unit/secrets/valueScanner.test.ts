@@ -9,9 +9,12 @@ function naive(text: string, values: readonly string[]): string[] {
   return found.sort();
 }
 
-function scanned(text: string, scanner: ValueScanner): string[] {
+/** What secretLines does: the pass for the rest, and every place of each anchor handed to `atAnchor`. */
+function scanned(text: string, scanner: ValueScanner, anchors = ''): string[] {
   const found: string[] = [];
-  scanner.scan(text, (start, end) => found.push(`${start}:${end}`));
+  const push = (start: number, end: number): number => found.push(`${start}:${end}`);
+  scanner.scan(text, push);
+  for (const anchor of anchors) for (let i = text.indexOf(anchor); i >= 0; i = text.indexOf(anchor, i + 1)) scanner.atAnchor(text, i, push);
   return found.sort();
 }
 
@@ -48,5 +51,29 @@ describe('ValueScanner', () => {
     const scanner = new ValueScanner(['aaaaaa', 'secret-value-1234567']);
     assert.deepEqual(scanned('aaaaaaa secret-value-1234567', scanner), ['0:6', '1:7', '8:28']);
     assert.deepEqual(scanned('aaaaa', scanner), []);
+  });
+
+  it('finds values holding an anchor at its places only, and the others in the pass, as indexOf does, in 500 random texts', () => {
+    const random = new Random(2830);
+    const anchors = 'J=_:-';
+    const alphabet = [...'ab0J=_:-\n中'];
+    const word = (min: number, max: number): string => Array.from({ length: random.int(min, max) }, () => random.pick(alphabet)).join('');
+    for (let round = 0; round < 500; round++) {
+      // Values with anchors anywhere (first, last, only last: then the pass), and some with none.
+      const values = Array.from({ length: random.int(1, 6) }, () => (random.chance(0.3) ? random.string(random.int(6, 20), 'ab0\n中') : word(6, 20)));
+      const parts: string[] = [];
+      for (let p = random.int(0, 12); p > 0; p--) parts.push(random.chance(0.4) ? random.pick(values) : word(0, 12));
+      const text = parts.join('');
+      assert.deepEqual(scanned(text, new ValueScanner(values, anchors), anchors), naive(text, values), `round ${round}: ${JSON.stringify({ values, text })}`);
+    }
+  });
+
+  it('looks for a value at the first anchor of the list it holds with a character after it; a value whose only anchor ends it goes to the pass', () => {
+    const scanner = new ValueScanner(['x-y_zzzz', 'abcdef-', 'J=secret'], 'J=_:-');
+    assert.equal(scanner.anchorsUsed, '_J');
+    // At the very start and end of the text, and where the anchor's place is the text's first or last character.
+    assert.deepEqual(scanned('x-y_zzzz abcdef- J=secret', scanner, 'J=_:-'), ['0:8', '17:25', '9:16']);
+    assert.deepEqual(scanned('abcdef-', scanner, 'J=_:-'), ['0:7']);
+    assert.deepEqual(scanned('_zzzz y_zzzz J', scanner, 'J=_:-'), []);
   });
 });

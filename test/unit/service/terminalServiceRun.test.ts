@@ -229,6 +229,20 @@ describe('TerminalService against a fake TerminalHost', () => {
       assert.equal(ended.exitCode, 0);
     });
 
+    it('answers only once the shell took the line, also when a slow shell takes it after the glance', async () => {
+      let taken = false;
+      t.host.onExecute = (execution) => {
+        // A fresh shell under load reads the line only after the 300 ms glance.
+        setTimeout(() => {
+          taken = true;
+          execution.start();
+        }, 700);
+      };
+      const result = await t.service.run({ command: 'nohup sleep 600 &', waitMode: 'background' });
+      assert.equal(taken, true, 'running before the shell read the line would not survive a crash of the window');
+      assert.equal(result.status, 'running');
+    });
+
     it('returns completed when the command ends within the glance', async () => {
       script(t.host, { 'npm run build': ['built\r\n', 0] });
       const result = await t.service.run({ command: 'npm run build', waitMode: 'background' });

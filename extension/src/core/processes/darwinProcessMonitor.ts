@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import type { Logger } from '../../../../common/src/logger';
 import { silentLogger } from '../../../../common/src/logger';
+import { DARWIN_MARK_COLUMNS, parseDarwinMarkedPs } from './darwinMarks';
 import { DARWIN_PS_COLUMNS, darwinForeground, darwinPsEnv, parseDarwinPs, parseLsofListen } from './darwinParsers';
 import { descendantsFromTable } from './processTree';
 import { runCommand } from './runCommand';
@@ -14,6 +15,7 @@ import {
   UNKNOWN_ACTIVITY,
   isActionablePid,
   type KillOptions,
+  type MarkedProcess,
   type ProcessIdentity,
   type ProcessInfo,
   type ProcessMonitor,
@@ -28,15 +30,18 @@ const LSOF = existsSync('/usr/sbin/lsof') ? '/usr/sbin/lsof' : 'lsof';
 
 export class DarwinProcessMonitor implements ProcessMonitor {
   private readonly logger: Logger;
+  private readonly run: typeof runCommand;
   private readonly env = darwinPsEnv();
   private ownPgid: number | undefined | null = null;
 
-  constructor(options: { logger?: Logger } = {}) {
+  /** `run` runs ps and lsof; tests hand it recorded macOS output where no Mac is at hand. */
+  constructor(options: { logger?: Logger; run?: typeof runCommand } = {}) {
     this.logger = options.logger ?? silentLogger;
+    this.run = options.run ?? runCommand;
   }
 
   async listAll(): Promise<ProcessInfo[]> {
-    const out = await runCommand(PS, ['-axww', '-o', DARWIN_PS_COLUMNS], { env: this.env });
+    const out = await this.run(PS, ['-axww', '-o', DARWIN_PS_COLUMNS], { env: this.env });
     if (out.error || out.code !== 0) {
       // Never answer "no processes" for "could not look": a ledger would mark everything dead.
       throw new Error(`ps failed (${out.error?.message ?? `exit ${out.code}`}): ${out.stderr.trim()}`);
@@ -71,7 +76,7 @@ export class DarwinProcessMonitor implements ProcessMonitor {
       return new Map();
     }
     // -a: AND the pid filter with the socket filter (lsof ORs selections by default).
-    const out = await runCommand(LSOF, ['-nP', '-a', '-p', wanted.join(','), '-iTCP', '-sTCP:LISTEN', '-F', 'pn']);
+    const out = await this.run(LSOF, ['-nP', '-a', '-p', wanted.join(','), '-iTCP', '-sTCP:LISTEN', '-F', 'pn']);
     if (out.error) {
       throw new Error(`lsof failed: ${out.error.message}`);
     }
@@ -79,7 +84,7 @@ export class DarwinProcessMonitor implements ProcessMonitor {
   }
 
   async portHolders(port: number): Promise<number[]> {
-    const out = await runCommand(LSOF, ['-nP', `-iTCP:${Math.trunc(port)}`, '-sTCP:LISTEN', '-F', 'pn']);
+    const out = await this.run(LSOF, ['-nP', `-iTCP:${Math.trunc(port)}`, '-sTCP:LISTEN', '-F', 'pn']);
     if (out.error) {
       throw new Error(`lsof failed: ${out.error.message}`);
     }
@@ -90,13 +95,31 @@ export class DarwinProcessMonitor implements ProcessMonitor {
     if (!isActionablePid(shellPid)) {
       return UNKNOWN_ACTIVITY;
     }
-    const out = await runCommand(PS, ['-o', 'stat=,tpgid=,pgid=', '-p', String(shellPid)], { env: this.env, timeoutMs: 5000 });
+    const out = await this.run(PS, ['-o', 'stat=,tpgid=,pgid=', '-p', String(shellPid)], { env: this.env, timeoutMs: 5000 });
     const foreground = darwinForeground({ code: out.code, stdout: out.stdout, failed: out.error !== undefined });
     if (foreground === 'gone') {
       return GONE_ACTIVITY;
     }
     // macOS exposes no wait channel to unprivileged readers: whether a job reads the tty is unknown.
     return { foreground, readingTerminal: 'unknown' };
+  }
+
+  /**
+   * One `ps -E` over the user's own processes (darwinMarks.ts), then one plain lookup of the
+   * marked ones: their command lines without the environment, and only where the identity is
+   * still the scanned one (a pid reused in between is not taken).
+   */
+  async markedProcesses(names: readonly string[]): Promise<MarkedProcess[]> {
+    const out = await this.run(PS, ['-E', '-x', '-ww', '-o', DARWIN_MARK_COLUMNS], { env: this.env, timeoutMs: 30_000 });
+    if (out.error || out.code !== 0) {
+      throw new Error(`ps -E failed (${out.error?.message ?? `exit ${out.code}`}): ${out.stderr.trim()}`);
+    }
+    const rows = parseDarwinMarkedPs(out.stdout, names);
+    const fresh = await this.lookup(rows.map((r) => r.pid));
+    return rows.flatMap(({ pid, startTime, marks, terminalShell }) => {
+      const info = fresh.get(pid);
+      return info?.startTime === startTime ? [{ info, marks, terminalShell }] : [];
+    });
   }
 
   dispose(): void {
@@ -110,7 +133,7 @@ export class DarwinProcessMonitor implements ProcessMonitor {
     if (wanted.length === 0) {
       return found;
     }
-    const out = await runCommand(PS, ['-ww', '-o', DARWIN_PS_COLUMNS, '-p', wanted.join(',')], { env: this.env });
+    const out = await this.run(PS, ['-ww', '-o', DARWIN_PS_COLUMNS, '-p', wanted.join(',')], { env: this.env });
     if (out.error) {
       throw new Error(`ps -p failed: ${out.error.message}`); // exit 1 alone only means some pids are gone
     }

@@ -183,8 +183,10 @@ export class CommandRun {
     this.reschedule();
   }
 
-  /** Text was sent to the terminal: any prompt seen so far is answered. */
-  inputSent(): void {
+  /** `text` was sent to the terminal (with Enter when `enter`): any prompt seen so far is answered. */
+  inputSent(text: string, enter: boolean): void {
+    // Text typed without Enter answers nothing yet: the prompt still waits.
+    if (enter || /[\r\n]/.test(text)) this.inputWatch.typed(lastNonEmptyLine(this.output.lastLines(5)), text);
     this.markActivity();
     this.reschedule();
   }
@@ -243,6 +245,7 @@ export class CommandRun {
   }
 
   private onOutput(): void {
+    this.inputWatch.output();
     this.markActivity();
     this.watcher.activity();
     this.reschedule();

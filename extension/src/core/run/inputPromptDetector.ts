@@ -17,6 +17,11 @@ export interface InputPromptObservation {
    * command ended, the end event still on its way) or a job it runs. Default: a job.
    */
   readonly reader?: 'shell' | 'job';
+  /**
+   * The tail is the prompt that was just answered (inputWatch.ts): only the OS's "blocked on a
+   * terminal read" says the program waits again; its words no longer do.
+   */
+  readonly answered?: boolean;
 }
 
 export interface InputPromptConfig {
@@ -101,7 +106,7 @@ export function detectInputPrompt(
   if (readingTerminal === true && silentForMs >= readingSilenceFor(prompt, observation.reader ?? 'job', config)) {
     return { prompt };
   }
-  if (prompt.length === 0) {
+  if (prompt.length === 0 || observation.answered) {
     return undefined;
   }
   if (silentForMs >= config.strongSilenceMs && isStrongPrompt(prompt)) {

@@ -4,7 +4,7 @@
  * prompt-like tail of the output (inputPromptDetector.ts has the rules).
  */
 import type { ShellActivity } from '../processes/types';
-import { detectInputPrompt, type InputPromptConfig } from './inputPromptDetector';
+import { detectInputPrompt, lastNonEmptyLine, type InputPromptConfig } from './inputPromptDetector';
 
 /**
  * Where the OS cannot tell whether the foreground reads the terminal (macOS, Windows), a silent
@@ -24,6 +24,8 @@ export class InputWatch {
   private lastProbeAt = Number.NEGATIVE_INFINITY;
   /** Whose read the last probe saw: the shell's own (a builtin, or its prompt) or a job's. */
   private reader: 'shell' | 'job' = 'job';
+  /** The prompt line showing when text was last typed, what was typed, and whether output came since. */
+  private answer: { line: string; text: string; outputSince: boolean } | undefined;
 
   constructor(
     private readonly config: InputPromptConfig,
@@ -33,6 +35,16 @@ export class InputWatch {
   /** Output, input or a new execution: a read seen so far is answered. */
   activity(): void {
     this.readingSince = undefined;
+  }
+
+  /** Text was typed while `line` was the last line shown: that line is answered. */
+  typed(line: string, text: string): void {
+    this.answer = { line: line.trimEnd(), text: text.trim(), outputSince: false };
+  }
+
+  /** The program printed something (the answer's echo, or what it does next). */
+  output(): void {
+    if (this.answer) this.answer.outputSince = true;
   }
 
   /** False while the OS cannot tell reads and was asked less than a second ago (the check goes on without it). */
@@ -59,6 +71,19 @@ export class InputWatch {
 
   /** The prompt the run waits at, judged from its last lines and how long it has been silent. */
   detect(lastLines: readonly string[], silentForMs: number, readingTerminal: boolean | 'unknown'): { prompt: string } | undefined {
-    return detectInputPrompt({ lastLines, silentForMs, readingTerminal, reader: this.reader }, this.config);
+    const answered = this.isAnswered(lastNonEmptyLine(lastLines));
+    return detectInputPrompt({ lastLines, silentForMs, readingTerminal, reader: this.reader, answered }, this.config);
+  }
+
+  /**
+   * The last line is the prompt that was answered: still without the answer's echo (nothing printed
+   * since), or followed by it. On a busy machine the program may not have read the answer yet, and
+   * `Continue? [y/N] yes` still looks like a question; a fresh line asking again is not answered.
+   */
+  private isAnswered(line: string): boolean {
+    const answer = this.answer;
+    if (!answer || !line.startsWith(answer.line)) return false;
+    const echo = line.slice(answer.line.length).trim();
+    return echo.length === 0 ? !answer.outputSince : answer.text.length > 0 && answer.text.startsWith(echo);
   }
 }

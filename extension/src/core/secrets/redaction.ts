@@ -10,7 +10,7 @@
  * Every pattern is anchored on a prefix or a key name, so hashes, UUIDs and base64 payloads pass.
  * The rules run only on the lines secretLines.ts finds with a few native scans: most output has none.
  */
-import { PRIVATE_KEY_END, secretLines } from './secretLines';
+import { PRIVATE_KEY_END, secretLines, VALUE_ANCHORS } from './secretLines';
 import { isSecretName, secretValues } from './secretNames';
 import { ValueScanner } from './valueScanner';
 
@@ -95,7 +95,7 @@ export class Redactor {
     this.literalNames = new Map(values.map(({ name, value }) => [value, name]));
     const literal = values.map(({ value }) => escapeRegExp(value)).join('|');
     this.literal = values.length > 0 ? new RegExp(literal, 'g') : undefined;
-    this.literalValues = new ValueScanner(values.map(({ value }) => value));
+    this.literalValues = new ValueScanner(values.map(({ value }) => value), VALUE_ANCHORS);
     const extra: RegExp[] = [];
     const invalid: string[] = [];
     for (const source of options.extraPatterns ?? []) {

@@ -50,6 +50,14 @@ type Outcome =
 
 /** A background run gets this long to fail at once (a typo, a port taken) before the call returns. */
 const BACKGROUND_GLANCE_MS = 300;
+/**
+ * How long a background call waits, at most, for the shell to report that it took the line (a
+ * fresh shell under load still reading its rc files): "running" before that is not durable, since a
+ * crash of the window then takes the terminal, and the line no shell read, with it.
+ */
+const BACKGROUND_TAKEN_MS = 5000;
+/** How often that wait looks whether the shell took the line. */
+const TAKEN_POLL_MS = 50;
 /** After Ctrl+C for a call its client gave up on (opt-in): how long the shell gets to report the end. */
 const CANCEL_WAIT_MS = 3000;
 const PROGRESS_INTERVAL_MS = 1000;
@@ -88,7 +96,12 @@ async function waitOn(run: CommandRun, how: WaitHow, { call, afterCycle }: Waiti
       return kind === 'timeout' ? { kind: byDeadline ? 'deadline' : 'timeout', waitedMs: waited() } : { kind };
     }
     case 'background': {
-      const kind = await run.wait({ timeoutMs: BACKGROUND_GLANCE_MS, ...(signal ? { signal } : {}) });
+      let kind = await run.wait({ timeoutMs: BACKGROUND_GLANCE_MS, ...(signal ? { signal } : {}) });
+      // ownExecutionSeen is true at once where nothing reports executions (no shell integration).
+      const takenBy = started + bound(BACKGROUND_TAKEN_MS).ms;
+      while (kind === 'timeout' && !run.ownExecutionSeen && call.now() < takenBy) {
+        kind = await run.wait({ timeoutMs: Math.min(TAKEN_POLL_MS, takenBy - call.now()), ...(signal ? { signal } : {}) });
+      }
       return kind === 'timeout' ? { kind, waitedMs: waited() } : { kind };
     }
     case 'ready': {

@@ -83,7 +83,7 @@ export class TerminalSession implements TerminalSessionView {
     if (this.closed) return;
     this.terminal.sendText(text, enter);
     if (text.includes('\u0003')) this.interruptedRun = this.currentRun;
-    if (this.currentRun?.active) this.currentRun.inputSent();
+    if (this.currentRun?.active) this.currentRun.inputSent(text, enter);
   }
 
   /** cmd.exe stops a batch file on Ctrl+C only after a yes: the interrupt we sent meant it. */
