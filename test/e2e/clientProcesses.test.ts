@@ -51,16 +51,25 @@ describe('client processes in a real VS Code', function () {
   async function processes(): Promise<ListProcessesResult> {
     return (await win.run('list_processes', {})) as unknown as ListProcessesResult;
   }
+  /** The first pid pgrep finds with `args`, once the background child has exec'd (bounded). */
+  const found = (args: string[]): Promise<number> =>
+    waitFor(`pgrep ${args.join(' ')}`, 10_000, async () => {
+      try {
+        return Number(execFileSync('pgrep', args, { encoding: 'utf8' }).trim().split('\n')[0]) || undefined;
+      } catch {
+        return undefined; // none yet
+      }
+    });
   const ownedBy = (list: readonly TrackedProcess[], client: FakeClient): TrackedProcess[] => flatten(list).filter((p) => p.clientTools?.pid === client.pid);
 
   it("a client's sleep, loopback server and double-forked child are listed as its own, orphaned when it exits, ended by kill_orphans", async () => {
     const stranger = spawn('sh', ['-c', 'setsid sleep 4242 & exit 0'], { stdio: 'ignore' });
     await new Promise((resolve) => stranger.once('exit', resolve));
-    const strangerPid = Number(execFileSync('pgrep', ['-fx', 'sleep 4242'], { encoding: 'utf8' }).trim().split('\n')[0]);
+    const strangerPid = await found(['-fx', 'sleep 4242']);
     leftovers.push(strangerPid);
     const client = await startClient('fake-cli', 'sess-e2e-1');
     const own = (await client.send({ op: 'spawn', marker: 4300 })) as { sleep: number; server: number; port: number };
-    const forked = Number(execFileSync('pgrep', ['-g', String(client.pid), '-fx', 'sleep 4301'], { encoding: 'utf8' }).trim());
+    const forked = await found(['-g', String(client.pid), '-fx', 'sleep 4301']);
     leftovers.push(own.sleep, own.server, forked);
     const mine = [own.sleep, own.server, forked].sort((a, b) => a - b);
 
