@@ -94,7 +94,7 @@ export const settingsTable = {
     maximum: 1_000_000,
     scope: 'window',
     markdownDescription:
-      'Most characters of output a result carries. Longer output keeps its head and tail with one marker line in between; the whole output is written to a log file under `.devtools/` whose path is in the result.',
+      "Most characters of output a result carries. Longer output keeps its head and tail with one marker line in between; the whole output is written to a log file under `.devtools/` whose path is in the result. Left unset, the limit follows the MCP client: 2,000 for Copilot in VS Code's agent host and 7,000 for the Copilot CLI, whose runtime hands the model both the text and the structured content (each carries the output) and passes a result whole only up to 8 KB in the agent host and 20 KB in the Copilot CLI (past that, a file and a 500-character preview); every other client (VS Code's own chat, Claude Code, Codex, Gemini CLI, opencode) gets this default. A value you set applies to every client.",
   },
   'terminal.shellPath': {
     type: 'string',
@@ -168,7 +168,7 @@ export const settingsTable = {
     maximum: 1_048_576,
     scope: 'window',
     markdownDescription:
-      "Cap, in MB, on the memory each process started in a managed terminal may allocate (Linux: the shell's `RLIMIT_DATA`, set with `prlimit` when the terminal opens and inherited by every command; a program over it fails to allocate, and the result says the cap ended it). Per process, not per tree. 0: no cap. Not available on macOS and Windows (the log says so). See docs/ledger.md.",
+      "Cap, in MB, on the memory of a managed terminal's processes (Linux). Each process: the shell's `RLIMIT_DATA`, set with `prlimit` when the terminal opens and inherited by every command (a program over it fails to allocate). The whole tree as well, where the machine has a writable cgroup with the memory controller (cgroup v1, or a delegated cgroup v2): the shell gets a cgroup of its own of that size, and the kernel ends a process when they pass it together; elsewhere the log says why the cap is per process only. The result says when the cap ended a command. 0: no cap. Not available on macOS and Windows (the log says so). See docs/ledger.md.",
   },
   'processes.cpuTimeLimitSeconds': {
     type: 'number',

@@ -40,10 +40,10 @@ import { offerCopilotSetup } from './vscode/copilotFirstRun';
 import { createLogChannel } from './vscode/logChannel';
 import { configuredTerminalEnv } from './vscode/terminalEnv';
 import { ownMcpClientName, registerMcpServerProvider } from './vscode/mcpServerProvider';
-import { readLogLevel, readSettings } from './vscode/settings';
+import { ConfigurationCache, readLogLevel, readSettings } from './vscode/settings';
 import { windowSandbox } from './vscode/sandboxSettings';
 import { watchStacks, workspaceFolderPaths } from './vscode/stackWatcher';
-import { keepAutoApproveRules, localUserSettingsFile, readSafetySettings } from './vscode/terminalRules';
+import { cachedSafetySettings, keepAutoApproveRules, localUserSettingsFile } from './vscode/terminalRules';
 import { VsCodeTerminalHost } from './vscode/terminalHost';
 import { announceOrphans, registerProcessUi } from './vscode/ui';
 import { RUN_COMMAND_CLIENT } from './vscode/ui/ids';
@@ -55,12 +55,16 @@ let shutdown: (() => Promise<void>) | undefined;
 
 export async function activate(context: ExtensionContext): Promise<void> {
   const channel = createLogChannel();
-  context.subscriptions.push(channel);
+  // First, so that every other listener to a configuration change reads the new values.
+  const cache = new ConfigurationCache();
+  const settings = cache.of(readSettings);
+  context.subscriptions.push(channel, cache);
   // Secrets never reach the log (nor, below, the run logs and the process log): see docs/secrets.md.
   // A command line logged may carry any terminal's own secret (terminal.integrated.env.*, the shell's rc).
-  const terminalSecrets = new TerminalSecrets({ configuredEnv: configuredTerminalEnv });
-  const redactor = () => terminalSecrets.anyTerminal(readSettings());
-  const log = redactingLogger(filterLogger(channel, readLogLevel), redactor);
+  const terminalSecrets = new TerminalSecrets({ configuredEnv: cache.of(configuredTerminalEnv) });
+  const redactor = () => terminalSecrets.anyTerminal(settings());
+  // Lines below the log level are dropped before they are redacted: a run logs debug lines no one keeps.
+  const log = filterLogger(redactingLogger(channel, redactor), cache.of(readLogLevel));
   context.subscriptions.push(setListenerErrorHandler((error, where) => log.error(`${where} failed`, error)));
   const version = String((context.extension.packageJSON as { version?: string }).version ?? '0.0.0');
   const workspaceFolder = firstWorkspaceFolder();
@@ -75,13 +79,13 @@ export async function activate(context: ExtensionContext): Promise<void> {
   const ledger = createProcessLedger({
     dataDir,
     monitor,
-    settings: () => ({ ...defaultLedgerSettings, pollIntervalMs: readSettings().pollIntervalMs, limits: limitsFromSettings(readSettings()) }),
+    settings: () => ({ ...defaultLedgerSettings, pollIntervalMs: settings().pollIntervalMs, limits: limitsFromSettings(settings()) }),
     logger: log,
     onWriteFailure: (file, error) => dataDirAlarm.report('ledger', file, error),
     redact: () => (text) => redactor().redact(text).text,
   });
   const servers = new DevServers({ ledger, monitor, logger: log });
-  const clientProcesses = new ClientProcesses({ ledger, monitor, enabled: () => readSettings().trackClientProcesses, logger: log, ownPid: process.pid });
+  const clientProcesses = new ClientProcesses({ ledger, monitor, enabled: () => settings().trackClientProcesses, logger: log, ownPid: process.pid });
   const stacks = new WorkspaceStacks({ roots: workspaceFolderPaths, logger: log });
   context.subscriptions.push(stacks, watchStacks(stacks));
   void stacks.analysis(); // logged once ready; workspace_info finds it cached
@@ -99,13 +103,13 @@ export async function activate(context: ExtensionContext): Promise<void> {
   const terminals = new TerminalService({
     host,
     terminalSecrets,
-    settings: readSettings,
+    settings,
     createOutput: createRunOutputFactory({
       logsDir: path.join(dataDir, 'logs'),
-      limitChars: () => readSettings().outputLimitChars,
+      limitChars: () => settings().outputLimitChars,
       logger: log,
       onLogFileFailure: (file, error) => dataDirAlarm.report('outputLog', file, error),
-      redactor: (terminalName) => terminalSecrets.redactor(terminalName, readSettings()),
+      redactor: (terminalName) => terminalSecrets.redactor(terminalName, settings()),
     }),
     probeShell: (pid) => monitor.probeShell(pid),
     descendants: (pid) => monitor.descendants(pid),
@@ -115,7 +119,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
     logger: log,
     isTrusted: isWorkspaceTrusted,
     servers,
-    checks: [commandSafetyCheck({ parser, settings: () => readSafetySettings(localUserSettingsFile(context.globalStorageUri.fsPath)), sessions: safetySessions, keepRules: keepAutoApproveRules, home: os.homedir(), logger: log })],
+    checks: [commandSafetyCheck({ parser, settings: cachedSafetySettings(cache, localUserSettingsFile(context.globalStorageUri.fsPath)), sessions: safetySessions, keepRules: keepAutoApproveRules, home: os.homedir(), logger: log })],
     approver: modalApprover(),
     audit: ({ command, safety, ...where }) => ledger.recordDecision({ ...where, cmd: command, ...safety }),
     sandbox,
@@ -126,7 +130,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
   });
   const attachment = attachToTerminalService(ledger, terminals, log);
   context.subscriptions.push(host, terminals);
-  const ui = { ledger, terminals, servers: { list: () => servers.list(terminals.sessionViews()) }, logger: showLog, dataDir, orphanPolicy: () => readSettings().orphanPolicy };
+  const ui = { ledger, terminals, servers: { list: () => servers.list(terminals.sessionViews()) }, logger: showLog, dataDir, orphanPolicy: () => settings().orphanPolicy };
   context.subscriptions.push(registerProcessUi(ui));
   const orphans = startup ? orphansToAnnounce(startup.orphans) : [];
   if (orphans.length > 0) {

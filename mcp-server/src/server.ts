@@ -7,6 +7,7 @@ import type { Logger } from '../../common/src/logger';
 import type { ClientAttachParams } from '../../common/src/protocol';
 import { BridgeClient, type BridgeClientOptions, type BridgeTarget } from './bridge/bridgeClient';
 import { knownDeadline } from './bridge/clientDeadlines';
+import { knownResultBudget } from './bridge/clientResultBudgets';
 import type { ClientProcess } from './bridge/clientProcess';
 import { sessionFromEnvironment } from './tools/support/agentSession';
 import { RunTaskStore } from './tools/support/runTaskStore';
@@ -82,7 +83,8 @@ export function createServer(options: ServerOptions): { server: McpServer; dispo
   const client = () => {
     const info = server.server.getClientVersion();
     const deadline = knownDeadline(info, env);
-    return { ...(info ? { info: { name: info.name, version: info.version } } : {}), ...(deadline ? { deadline } : {}), ...(session ? { session } : {}) };
+    const resultBudget = knownResultBudget(info, env);
+    return { ...(info ? { info: { name: info.name, version: info.version } } : {}), ...(deadline ? { deadline } : {}), ...(resultBudget ? { resultBudget } : {}), ...(session ? { session } : {}) };
   };
   const canElicit = (): boolean => server.server.getClientCapabilities()?.elicitation !== undefined;
   const context = { bridge, logger: options.logger, canElicit, client, tasks };

@@ -101,7 +101,7 @@ export async function runAgentHostBench(options: { runs?: number } = {}): Promis
         const durations: number[] = [];
         for (const c of calls) {
           // bash answers prose, read as run_in_terminal's is; terminal_run's structured content follows
-          // its text, unless the harness moved the result to a file (over ~30 KB) and gave the model
+          // its text, unless the harness moved the result to a file (over 8 KiB) and gave the model
           // a 500-character preview of it: read as prose then, as the model reads it.
           const prose = tool === 'bash' || !c.text.includes('{"status"');
           const read = prose ? readResult('run_in_terminal', c.text, expected) : readResult('terminal_run', structuredPart(c.text), expected);

@@ -173,7 +173,7 @@ export async function runChainBench(options: { runs?: number; megabytes?: number
     const after = await extensionHostMemory(win);
 
     const cold = await coldStarts(win.workspace, 10);
-    // The ledger reminder every response carries: one process/summary round trip + its rendering.
+    // The ledger reminder every response carries comes with the answer (ledger/reminder); asked for alone, it is one process/summary round trip. And its rendering.
     const bridge = new BridgeClient({ workspaceFolder: win.workspace, logger: silentLogger, clientInfo: { name: 'bench', version: '1' } });
     const summaryRoundTrip = await measure(50, () => bridge.request('ledgerSummary', {}));
     bridge.dispose();

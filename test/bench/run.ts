@@ -70,7 +70,7 @@ async function main(): Promise<void> {
     line('extension host RSS / heap growth, floor drain (after GC)', `${t.floorRssGrowthMb.toFixed(1)} MB / ${t.floorHeapGrowthMb.toFixed(1)} MB`);
     line('result size (truncated head + tail)', `${t.outputChars} chars, truncated=${t.truncated}`);
     line('MCP server cold start to first tools/list (10 runs)', dist(c.coldStart));
-    line('per-response ledger reminder: process/summary round trip', dist(c.summaryRoundTrip));
+    line('ledger summary asked alone: process/summary round trip', dist(c.summaryRoundTrip));
     line('per-response ledger reminder: rendering 50 entries (capped)', dist(c.reminderRender));
     console.log();
     // The stopped VS Code's processes take a few seconds to exit; the in-process figures below

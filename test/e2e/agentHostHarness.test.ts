@@ -99,4 +99,38 @@ describe('VS Code agent host: the Copilot harness (offline, scripted Copilot API
     assert.equal(ours(turn.offered, PROVIDER_PREFIX).length, 8);
     assertRan(turn, 'project-file', `${CONNECT_PREFIX}terminal_run`);
   });
+
+  it("long runs' results reach the model whole: seq 1 200000 at the agent host's output limit (head, last line, exit code) and a cut output of two-byte characters, each under the harness's 8 KB; an uncut output past 8 KB reaches it as the harness's file and preview", async () => {
+    const tool = `${PROVIDER_PREFIX}terminal_run`;
+    const steps = [
+      { call: { tool, input: { command: 'seq 1 200000', name: 'agent-host-long' } } },
+      // 3,000 two-byte characters: the window keeps 2,000 characters (the agent host's limit), past 8 KB in bytes; the server cuts them further.
+      { call: { tool, input: { command: "yes 'é' | head -n 3000 | tr -d '\\n'", name: 'agent-host-wide' } } },
+      // 1,500 three-byte characters: within the limit, so whole in the result, and past 8 KB.
+      { call: { tool, input: { command: "yes '─' | head -n 1500 | tr -d '\\n'", name: 'agent-host-uncut' } } },
+      { text: 'agent host long results are done.' },
+    ];
+    const turn = await playHarnessTurn(win, api, { prompt: 'Run seq 1 200000', steps, timeoutMs: 180_000, record: path.join(RECORDS, 'agent-host-long-result') });
+    const [long, wide, uncut] = turn.model.exchanges();
+    assert.ok(long?.result && wide?.result && uncut?.result, `not every tool result came back (confirmations: ${JSON.stringify(turn.confirmations)})`);
+    // The request after each call carries its result as the harness forwards it: the text, then the structured content.
+    for (const sent of [long.result.text, wide.result.text]) {
+      assert.doesNotMatch(sent, /^Output too large to read at once/, sent.slice(0, 300));
+      assert.ok(Buffer.byteLength(sent, 'utf8') <= 8 * 1024, `${Buffer.byteLength(sent, 'utf8')} bytes forwarded`);
+    }
+    assert.match(long.result.text, /^completed · exit code 0 · .*\n\$ seq 1 200000\nOutput truncated \(head and tail kept\); the full output is in \S+\.log\.\n--- output ---\n1\n2\n3\n/);
+    assert.match(long.result.text, /\n199999\n200000\n/, 'the text carries the last line');
+    const structured = readForwarded(long.result.text);
+    assert.deepEqual({ form: structured.form, status: structured.status, exitCode: structured.exitCode }, { form: 'structured', status: 'completed', exitCode: 0 });
+    assert.match(structured.output ?? '', /^1\n2\n[\s\S]*\n199999\n200000$/, 'the structured content carries the head and the last line');
+    const cut = readForwarded(wide.result.text);
+    assert.equal(cut.exitCode, 0);
+    const marker = /^(é+)\n\[\.\.\. ([\d,]+) characters \(0 lines\) omitted; full output in \S+ \.\.\.\]\n(é+)$/.exec(cut.output ?? '');
+    assert.ok(marker, cut.output);
+    assert.equal(marker[1]!.length + Number(marker[2]!.replace(/,/g, '')) + marker[3]!.length, 3000, 'shown and omitted make the whole');
+    // The harness's own rule, seen: past 8 KB the model gets a file and a 500-character preview.
+    const spilled = /^Output too large to read at once \((\d+\.\d) KB\)\. Saved to: \S+copilot-tool-output-\S+\.txt\n[\s\S]*Preview \(first 500 chars\):\ncompleted · exit code 0 · /.exec(uncut.result.text);
+    assert.ok(spilled, uncut.result.text.slice(0, 400));
+    assert.ok(Number(spilled[1]) > 8 && Number(spilled[1]) < 12, `${spilled[1]} KB`);
+  });
 });

@@ -11,7 +11,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ListProcessesResult, TrackedProcess } from '../../common/src/protocol';
+import type { ListProcessesResult, PortConflict, TrackedProcess } from '../../common/src/protocol';
 import { repoRoot, serverScript, toolText } from '../support/mcpClient';
 import { alive, flatten, freePort, openShepherdWindow, suiteWindow, waitFor } from '../support/shepherdE2e';
 
@@ -145,6 +145,11 @@ describe('client processes in a real VS Code', function () {
     assert.match(result.message, new RegExp(`already runs outside Terminal Shepherd's terminals \\(pid ${pid}\\).* by fake-cli's own tools \\(client pid ${a.pid}, node\\), fake-cli session sess-shell-a\\.`));
     const listing = toolText((await b.send({ op: 'call', tool: 'terminal_list', args: {} })) as unknown as CallToolResult);
     assert.doesNotMatch(listing, /"dev-shell-b"/, 'no terminal was opened for it');
+    // Another command on its port fails there, and names the client's server as that client's, not a terminal's.
+    const clash = (await b.send({ op: 'call', tool: 'terminal_run', args: { command: `node -e "require('http').createServer().listen(${port}, '127.0.0.1')"`, name: 'clash-b', waitMode: 'ready', timeout: 30_000 } })) as unknown as CallToolResult;
+    const failed = clash.structuredContent as { status: string; message: string; portConflict?: PortConflict };
+    assert.deepEqual(failed.portConflict?.holders.map((h) => [h.pid, h.owner, h.clientTools?.pid, h.agentSession?.id]), [[pid, 'client', a.pid, 'sess-shell-a']], toolText(clash));
+    assert.match(failed.message, new RegExp(`started outside Terminal Shepherd's terminals by fake-cli's own tools \\(client pid ${a.pid}, node\\), fake-cli session sess-shell-a\\. If that is not your session`));
     // Ground truth: one process listens on the port, the one the client's tool started.
     const holders = execFileSync('ss', ['-Hltnp', `sport = :${port}`], { encoding: 'utf8' });
     assert.match(holders, new RegExp(`pid=${pid},`));

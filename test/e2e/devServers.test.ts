@@ -163,7 +163,8 @@ describe('dev servers in a real VS Code: ready, never twice, port taken, watcher
     assert.notEqual(r.exitCode, 0);
     assert.equal(r.portConflict?.port, pyPort);
     assert.deepEqual(r.portConflict?.holders.map((h) => [h.owner, h.terminal]), [['ledger', 'py']]);
-    assert.match(String(r.message), /started from Terminal Shepherd terminal "py"\. Use that server, or stop it/);
+    const holder = r.portConflict?.holders[0]?.pid;
+    assert.match(String(r.message), new RegExp(`started in Terminal Shepherd terminal "py"( by [^.]+)?\\. .*[Uu]se it, or stop it with kill_process \\{pid: ${holder}\\}`));
   });
 
   it('a watcher with a readyPattern: ready on its line, no port needed', async () => {

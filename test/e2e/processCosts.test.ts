@@ -1,10 +1,13 @@
 // What processes cost, through the real chain in a real VS Code: a `yes > /dev/null` started in the
 // background shows its CPU% (list_processes, terminal_state) within two polls, checked against
 // /proc; with terminalShepherd.processes.memoryLimitMb set, a new terminal's shell carries the cap
-// (ground truth: /proc/<shell>/limits) and a runaway allocation's result says the cap ended it.
+// (ground truth: /proc/<shell>/limits) and a runaway allocation's result says the cap ended it; where
+// the machine has a writable cgroup (/proc/<shell>/cgroup), two processes under the per-process cap
+// but over it together are ended by the tree's cap, and the result says so.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { ListProcessesResult } from '../../common/src/protocol';
+import { detectTreeCap, linuxCgroupFacts } from '../../extension/src/core/processes/treeMemoryCap';
 import { procStatFields } from '../support/procStat';
 import { alive, flatten, openShepherdWindow, suiteWindow, waitFor } from '../support/shepherdE2e';
 
@@ -48,6 +51,18 @@ describe('what processes cost in a real VS Code', function () {
       assert.equal(r.status, 'completed');
       assert.equal(r.cappedBy, 'memory', JSON.stringify(r));
       assert.match(r.message ?? '', /memory cap/);
+      // Per tree too, where this machine has a writable cgroup (the window runs as this test's user, in its cgroup).
+      const tree = await linuxCgroupFacts().then(detectTreeCap);
+      if (tree.kind === 'none') {
+        assert.match(r.message ?? '', /per process only: .*cgroup/, 'says why the cap is not per tree');
+        return;
+      }
+      // Ground truth: the kernel has the shell in a cgroup of its own.
+      assert.match(readFileSync(`/proc/${r.pid}/cgroup`, 'utf8'), /\/terminal-shepherd-[^/\n]+$/m);
+      const each = 'python3 -c "a = bytearray(b\\"x\\") * (120 * 1048576); import time; time.sleep(3)"';
+      const both = await win.run('terminal_run', { command: `${each} & ${each}; s=$?; wait $! || s=$?; test $s = 0`, name: 'capped' });
+      assert.equal(both.cappedBy, 'memory', JSON.stringify(both));
+      assert.match(both.message ?? '', /processes together may use 200 MB .*per tree: a cgroup v[12] memory controller/);
     } finally {
       await win.vscode.driver.evaluate(`await vscode.workspace.getConfiguration('terminalShepherd').update('processes.memoryLimitMb', undefined, vscode.ConfigurationTarget.Global);`);
     }

@@ -7,8 +7,9 @@
 import assert from 'node:assert/strict';
 import { BridgeErrorCode } from '../../common/src/protocol';
 import { ShepherdError } from '../../extension/src/core/errors';
-import type { BridgeFixture } from '../support/bridgeFixture';
-import type { InMemoryMcpSession } from '../support/inMemoryMcp';
+import { startBridgeFixture, type BridgeFixture } from '../support/bridgeFixture';
+import { collectingLogger } from '../support/collectingLogger';
+import { connectInMemory, type InMemoryMcpSession } from '../support/inMemoryMcp';
 import { toolText as text } from '../support/mcpClient';
 import { script, sessionHooks } from './mcpToolsSupport';
 
@@ -51,6 +52,22 @@ describe('MCP tools from source (createServer over an in-memory transport)', () 
     const refused = await session.call('kill_process', { pid: 1 });
     assert.equal(refused.isError, true);
     assert.match(text(refused), /^ProcessNotOwned: pid 1 is not a process Terminal Shepherd started\.\n\nStill running \(10/);
+  });
+
+  it('the reminder comes with the answer: the summary as the window answered, no process/summary round trip after it', async () => {
+    // A bridge whose log shows every request it served.
+    await session.close();
+    await fixture.dispose();
+    const served = collectingLogger();
+    fixture = await startBridgeFixture({ logger: served });
+    session = await connectInMemory({ workspaceFolder: fixture.workspace });
+    fixture.handlers.list = () => ({ terminals: [] });
+    const entry = { pid: 7, name: 'node', terminalName: 'dev', ports: [], startedAt: new Date().toISOString() };
+    fixture.handlers.ledgerSummary = () => ({ running: [entry], orphaned: [] });
+    const listed = await session.call('terminal_list', {});
+    assert.match(text(listed), /Still running \(1;.*\n- node, pid 7/);
+    assert.ok(served.has('debug', /bridge: terminal\/list/));
+    assert.ok(!served.has('debug', /bridge: process\/summary/), 'no process/summary request');
   });
 
   it('adds no reminder text when nothing runs, and only the two totals to the structured ledger', async () => {

@@ -50,7 +50,7 @@ describe('a prompt for a secret, told through the MCP client (elicitation beside
     const handlers = createBridgeHandlers({
       terminals: service,
       ownClientName: 'Visual Studio Code',
-      ledger: { treeUsage: () => undefined, limitsOf: () => undefined },
+      ledger: { treeUsage: () => undefined, capsOf: () => undefined },
       clients: new ClientProcesses({ ledger: { watchClient: () => assert.fail('nothing is watched here') }, monitor: createProcessMonitor(), enabled: () => false, logger: silentLogger, ownPid: process.pid }),
     } as unknown as HandlerDependencies);
     fixture.handlers.run = handlers.run;

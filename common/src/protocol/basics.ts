@@ -137,17 +137,24 @@ export const requestMetaSchema = z
     clientDeadlineMs: z.number().int().positive().optional(),
     /** Where clientDeadlineMs comes from (a client's documented default, its environment). */
     deadlineSource: z.string().max(300).optional(),
+    /** The most characters of output that client's results should carry, when the MCP server knows (the person's output.limitChars setting wins). */
+    clientOutputLimitChars: z.number().int().positive().optional(),
     /** The call runs as an MCP task: the client follows it to its result, so no deadline applies. */
     task: z.boolean().optional(),
     /** The agent session (a chat conversation, a CLI session, a thread) the call belongs to; absent when the client names none. */
     agentSession: agentSessionSchema.optional(),
     /** The caller wants the call's stage timings in its result (benchmarks: `timings`). */
     timings: z.boolean().optional(),
+    /**
+     * The MCP server wants the ledger summary as this request's answer leaves: a ledger/reminder
+     * notification just before the response, instead of a process/summary round trip after it.
+     */
+    reminder: z.boolean().optional(),
   })
   .strict();
 export type RequestMeta = z.infer<typeof requestMetaSchema>;
-/** What the caller says about a call (its client, the client's deadline, an MCP task, its agent session); the connection adds the progress and elicitation ids. */
-export type CallMeta = Omit<RequestMeta, 'progressId' | 'elicitId'>;
+/** What the caller says about a call (its client, the client's deadline and output limit, an MCP task, its agent session); the connection adds the progress and elicitation ids and the reminder. */
+export type CallMeta = Omit<RequestMeta, 'progressId' | 'elicitId' | 'reminder'>;
 
 /** Server-to-client notification while a request with a progressId waits. */
 export const progressNotificationSchema = z.object({

@@ -38,6 +38,8 @@ export const methods = {
 
 export const notifications = {
   progress: { name: 'terminal/progress', params: progressNotificationSchema },
+  /** The ledger summary as a request that asked for it (meta.reminder) is answered, sent just before the answer. */
+  ledgerReminder: { name: 'ledger/reminder', params: ledgerSummarySchema },
 } as const;
 
 export type MethodKey = keyof typeof methods;

@@ -1,7 +1,8 @@
 /** The result every run tool returns (terminal/run, terminal/state, terminal/input) and its parts. */
 import { z } from 'zod';
 import { strategyNames } from '../settings';
-import { treeCostSchema } from './processes';
+import { agentSessionSchema } from './basics';
+import { clientToolsSchema, treeCostSchema } from './processes';
 
 export const runStatusSchema = z.enum([
   'completed',
@@ -61,14 +62,24 @@ export const devServerSchema = z.object({
 });
 export type DevServer = z.infer<typeof devServerSchema>;
 
-/** Who holds a TCP port a start failed on. */
+/**
+ * Who holds a TCP port a start failed on. `owner`: `ledger`, started in a managed terminal of this
+ * window (`terminal`); `client`, started by an MCP client's own tools outside managed terminals
+ * (`clientTools`), recorded by this window; `orphan`, either of those whose window or client is
+ * gone; `foreign`, not in the ledger (never killed). The first three are the ledger's, so
+ * kill_process can end them, identity-checked.
+ */
 export const portHolderSchema = z.object({
   pid: z.number().int(),
   name: z.string(),
   commandLine: z.string(),
-  /** `ledger`: started by a managed terminal of this window; `orphan`: left by an earlier window; `foreign`: not started by Terminal Shepherd (never killed). */
-  owner: z.enum(['ledger', 'orphan', 'foreign']),
+  owner: z.enum(['ledger', 'client', 'orphan', 'foreign']),
+  /** The managed terminal it was started in (`ledger`, or an orphan of one). */
   terminal: z.string().optional(),
+  /** The agent session whose run or client started it, when one was named. */
+  agentSession: agentSessionSchema.optional(),
+  /** The MCP client whose own tools started it (`client`, or an orphan of one). */
+  clientTools: clientToolsSchema.optional(),
 });
 export type PortHolder = z.infer<typeof portHolderSchema>;
 

@@ -248,7 +248,7 @@ function serveConnection(socket: net.Socket, token: string, options: BridgeServe
         );
       }
       const { params, meta } = parsed;
-      const { progressId, elicitId, ...about } = meta;
+      const { progressId, elicitId, reminder, ...about } = meta;
       logger.debug(`bridge: ${method.name}${progressId !== undefined ? ' (progress asked)' : ''}`);
       const abort = new AbortController();
       const onCancel = cancel.onCancellationRequested(() => abort.abort());
@@ -272,8 +272,18 @@ function serveConnection(socket: net.Socket, token: string, options: BridgeServe
         return toResponseError(error, method.name, logger);
       } finally {
         onCancel.dispose();
+        // Queued before the response, so it reaches the MCP server first: its reminder costs no second round trip.
+        if (reminder === true) await sendReminder(context);
       }
     });
+  };
+  const sendReminder = async (context: RequestContext): Promise<void> => {
+    try {
+      const summary = methods.ledgerSummary.result.parse(await handlers.ledgerSummary({}, context));
+      void connection.sendNotification(notifications.ledgerReminder.name, summary).catch(() => undefined);
+    } catch (error) {
+      logger.debug('bridge: no ledger reminder for this answer', error);
+    }
   };
   (Object.keys(methods) as MethodKey[]).forEach((key) => {
     if (key !== 'hello') register(key);

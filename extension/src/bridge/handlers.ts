@@ -77,14 +77,15 @@ export function createBridgeHandlers(deps: HandlerDependencies): BridgeHandlers 
 }
 
 /** A run's result with what its terminal's live processes cost (from memory: the ledger's last poll), and the cap that ended it, if one did. */
-function withCost(result: TerminalRunResult, ledger: ProcessLedger): TerminalRunResult {
+async function withCost(result: TerminalRunResult, ledger: ProcessLedger): Promise<TerminalRunResult> {
   const cost = ledger.treeUsage(result.name);
-  const limits = ledger.limitsOf(result.name);
-  const cap = limits && capThatEnded(limits, result.exitCode, result.output);
+  const caps = ledger.capsOf(result.name);
+  const treeEnded = caps?.tree !== undefined && result.exitCode !== undefined && result.exitCode !== 0 && (await caps.tree.cap.endedSinceMark());
+  const cap = caps && capThatEnded(caps, result.exitCode, result.output, treeEnded);
   return {
     ...result,
     ...(cost ? { cost: { ...cost, cpuPercent: Math.round(cost.cpuPercent * 10) / 10 } } : {}),
-    ...(cap && limits ? { cappedBy: cap, message: [result.message, capMessage(cap, limits)].filter(Boolean).join(' ') } : {}),
+    ...(cap && caps ? { cappedBy: cap, message: [result.message, capMessage(cap, caps, treeEnded)].filter(Boolean).join(' ') } : {}),
   };
 }
 

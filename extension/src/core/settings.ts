@@ -11,7 +11,8 @@ export interface ShepherdSettings {
   readonly clientTimeoutMs: number;
   /** A cancelled call also sends Ctrl+C to its command (opt-in; by default a cancel stops only the waiting). */
   readonly cancelInterrupts: boolean;
-  readonly outputLimitChars: number;
+  /** The person's own terminalShepherd.output.limitChars; undefined when they set none (then the calling client's limit applies, else the default: output/outputLimit.ts). */
+  readonly outputLimitChars: number | undefined;
   /** Shell for new managed terminals; undefined uses the editor's default profile. */
   readonly shellPath: string | undefined;
   readonly shellIntegrationTimeoutMs: number;
@@ -48,7 +49,7 @@ export const defaultSettings: ShepherdSettings = {
   defaultTimeoutMs: settingsTable['run.defaultTimeoutMs'].default,
   clientTimeoutMs: settingsTable['run.clientTimeoutMs'].default,
   cancelInterrupts: settingsTable['run.cancelInterrupts'].default,
-  outputLimitChars: settingsTable['output.limitChars'].default,
+  outputLimitChars: undefined,
   shellPath: undefined,
   shellIntegrationTimeoutMs: settingsTable['terminal.shellIntegrationTimeoutMs'].default,
   strategy: settingsTable['terminal.strategy'].default,

@@ -1,6 +1,6 @@
 /**
  * VS Code's terminal rules for the per-command safety check: chat.tools.terminal.* and
- * chat.tools.global.autoApprove read fresh for every command (with every scope of autoApprove, so
+ * chat.tools.global.autoApprove read for every command (kept until the configuration changes) (with every scope of autoApprove, so
  * `null` unsets and the default is VS Code's own), and an allow for the workspace or always stored
  * where VS Code stores its own: chat.tools.terminal.autoApprove in the workspace or user settings.
  */
@@ -9,6 +9,7 @@ import path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import * as vscode from 'vscode';
 import { SETTINGS_SECTION } from '../../../common/src/settings';
+import type { ConfigurationCache } from './settings';
 import type { Grant } from '../core/checks/commandSafety/approvalChoices';
 import type { BlockFileWrites } from '../core/checks/commandSafety/fileWrites';
 import type { SafetySettings } from '../core/checks/commandSafety/decide';
@@ -26,10 +27,8 @@ export function localUserSettingsFile(globalStorage: string): string {
   return path.resolve(globalStorage, '..', '..', 'settings.json');
 }
 
-/** chat.tools.global.autoApprove as VS Code's tool service reads it: the window's value, else the local user settings' (issue 24). */
-function globalAutoApprove(localUserSettings: string | undefined): boolean {
-  if (vscode.workspace.getConfiguration('chat.tools.global').get('autoApprove') === true) return true;
-  if (localUserSettings === undefined) return false;
+/** chat.tools.global.autoApprove in the local user settings file, where VS Code's tool service reads it when the window has none (issue 24). */
+function localGlobalAutoApprove(localUserSettings: string): boolean {
   try {
     const parsed = parseJsonc(readFileSync(localUserSettings, 'utf8')) as Record<string, unknown> | undefined;
     return parsed?.['chat.tools.global.autoApprove'] === true;
@@ -38,14 +37,15 @@ function globalAutoApprove(localUserSettings: string | undefined): boolean {
   }
 }
 
-export function readSafetySettings(localUserSettings?: string): SafetySettings {
+/** The window's own settings (chat.tools.global.autoApprove as the window has it). */
+function readSafetySettings(): SafetySettings {
   const terminal = vscode.workspace.getConfiguration('chat.tools.terminal');
   const autoApprove = terminal.inspect('autoApprove');
   const blockWrites = terminal.get<string>('blockDetectedFileWrites');
   return {
     perCommandCheck: vscode.workspace.getConfiguration(SETTINGS_SECTION).get('safety.perCommandCheck') !== false,
     enableAutoApprove: terminal.get('enableAutoApprove') !== false,
-    globalAutoApprove: globalAutoApprove(localUserSettings),
+    globalAutoApprove: vscode.workspace.getConfiguration('chat.tools.global').get('autoApprove') === true,
     autoApprove: {
       defaultValue: autoApprove?.defaultValue,
       userValue: autoApprove?.globalValue,
@@ -57,6 +57,18 @@ export function readSafetySettings(localUserSettings?: string): SafetySettings {
     autoApproveWorkspaceNpmScripts: terminal.get('autoApproveWorkspaceNpmScripts') !== false,
     blockDetectedFileWrites: BLOCK_WRITES.includes(blockWrites as BlockFileWrites) ? (blockWrites as BlockFileWrites) : 'outsideWorkspace',
     workspaceFolders: workspaceFolderPaths(),
+  };
+}
+
+/**
+ * The safety settings for every command: the window's kept until they change, the local user
+ * settings file read fresh (nothing tells a remote extension host that it changed).
+ */
+export function cachedSafetySettings(cache: ConfigurationCache, localUserSettings: string): () => SafetySettings {
+  const configured = cache.of(() => readSafetySettings());
+  return () => {
+    const settings = configured();
+    return settings.globalAutoApprove ? settings : { ...settings, globalAutoApprove: localGlobalAutoApprove(localUserSettings) };
   };
 }
 

@@ -96,6 +96,8 @@ export class BridgeClient {
   private connection: Promise<Connection> | undefined;
   private readonly progressListeners = new Map<string, (update: ProgressNotification) => void>();
   private readonly approvalListeners = new Map<string, NonNullable<RequestOptions['onApprovalAsk']>>();
+  /** The ledger summary the window sent with its latest answer (ledger/reminder), and when it came. */
+  private pushedReminder: { readonly summary: ResultOf<'ledgerSummary'>; readonly at: number } | undefined;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private disposed = false;
 
@@ -122,6 +124,15 @@ export class BridgeClient {
     this.reconnectTimer.unref();
   }
 
+  /**
+   * The ledger summary for a tool's reminder: the one the window sent with the latest answer if it
+   * came after `since` (the call's start: the call's own answer brings one just before it), else asked for.
+   */
+  async ledgerSummary(since: number): Promise<ResultOf<'ledgerSummary'>> {
+    const pushed = this.pushedReminder;
+    return pushed && pushed.at >= since ? pushed.summary : this.request('ledgerSummary', {});
+  }
+
   /** Sends one request; throws BridgeError for every expected failure. */
   async request<K extends Exclude<MethodKey, 'hello'>>(key: K, params: ParamsOf<K>, options: RequestOptions = {}): Promise<ResultOf<K>> {
     const connection = await this.connect();
@@ -146,7 +157,8 @@ export class BridgeClient {
     }
     // Positional params [params, meta]: progress and elicitation are asked for beside the params,
     // never inside them (every method's params are strict).
-    const meta: RequestMeta = { ...options.meta, ...(progressId ? { progressId } : {}), ...(elicitId ? { elicitId } : {}) };
+    // Every answer but the summary's own brings the ledger summary with it (the tool's reminder).
+    const meta: RequestMeta = { ...options.meta, ...(progressId ? { progressId } : {}), ...(elicitId ? { elicitId } : {}), ...(key !== 'ledgerSummary' ? { reminder: true } : {}) };
     try {
       const raw = await new Promise<unknown>((resolve, reject) => {
         const onClose = (): void => reject(new BridgeError(BridgeErrorCode.ConnectionLost, CONNECTION_LOST));
@@ -259,6 +271,10 @@ export class BridgeClient {
     rpc.onNotification(notifications.progress.name, (raw: unknown) => {
       const parsed = notifications.progress.params.safeParse(raw);
       if (parsed.success) this.progressListeners.get(parsed.data.progressId)?.(parsed.data);
+    });
+    rpc.onNotification(notifications.ledgerReminder.name, (raw: unknown) => {
+      const parsed = notifications.ledgerReminder.params.safeParse(raw);
+      if (parsed.success) this.pushedReminder = { summary: parsed.data, at: performance.now() };
     });
     rpc.onRequest(serverRequests.approvalAsk.name, (raw: unknown, token: CancellationToken) => this.answerApprovalAsk(raw, token));
     rpc.onError(([error]) => this.options.logger.debug('bridge connection error', error));

@@ -35,7 +35,7 @@ function handlersWith(terminals: readonly TerminalInfo[] = [], clients = clientP
       },
       list: () => terminals,
     },
-    ledger: { treeUsage: () => undefined, limitsOf: () => undefined },
+    ledger: { treeUsage: () => undefined, capsOf: () => undefined },
   } as unknown as HandlerDependencies;
   return { handlers: createBridgeHandlers(deps), calls };
 }

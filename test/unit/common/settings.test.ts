@@ -36,7 +36,7 @@ describe('settings table', () => {
   it('the core defaults, the ledger defaults and the protocol limits come from the table', () => {
     assert.equal(defaultSettings.gracePeriodMs, settingsTable['run.gracePeriodMs'].default);
     assert.equal(defaultSettings.defaultTimeoutMs, settingsTable['run.defaultTimeoutMs'].default);
-    assert.equal(defaultSettings.outputLimitChars, settingsTable['output.limitChars'].default);
+    assert.equal(defaultSettings.outputLimitChars, undefined, "output.limitChars unset: each client's limit, else the table's default (output/outputLimit.ts)");
     assert.equal(defaultSettings.pollIntervalMs, settingsTable['processes.pollIntervalMs'].default);
     assert.equal(defaultLedgerSettings.pollIntervalMs, settingsTable['processes.pollIntervalMs'].default);
     assert.equal(defaultSettings.orphanPolicy, settingsTable['processes.orphanPolicy'].default);

@@ -199,7 +199,8 @@ export async function productReplay(chunks: readonly string[], reference: Refere
       if (marker.kind === 'commandExecuted' && !capture) {
         afterPrompt = undefined;
         const origin = reference.origins[commands.length];
-        capture = new OutputCapture({ cols, rows, ...(origin ? { origin } : {}) });
+        // Whole outputs, compared with VS Code's: the result's size limit is not what a recording tests.
+        capture = new OutputCapture({ cols, rows, limitChars: 100_000, ...(origin ? { origin } : {}) });
         // VS Code's stream begins with the chunk in which the C mark begins.
         const cStart = lastMark(raw, C_MARK);
         const from = Math.max(streamEnd, Math.min(chunkStart, cStart < 0 ? chunkStart : cStart));

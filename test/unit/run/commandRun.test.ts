@@ -265,6 +265,26 @@ describe('CommandRun', () => {
     run.dispose();
   });
 
+  it('tells once when its own execution is first seen (the shell took the line), whether by a start, an end or an id learnt late', () => {
+    const seen: string[] = [];
+    const { run } = makeRun(idle);
+    run.onDidSeeOwnExecution(() => seen.push('taken'));
+    run.expectOwnExecution('own');
+    run.executionStarted('stray');
+    assert.equal(seen.length, 0, 'another execution is not the line taken');
+    run.executionStarted('own');
+    run.executionEnded('own', 0);
+    assert.deepEqual(seen, ['taken'], 'once, at the start');
+    run.dispose();
+    const late = makeRun(idle).run;
+    late.onDidSeeOwnExecution(() => seen.push('late'));
+    late.expectOwnExecution('a');
+    late.executionEnded('b', 0);
+    late.expectOwnExecution('b'); // the same execution under the id VS Code reported
+    assert.deepEqual(seen, ['taken', 'late']);
+    late.dispose();
+  });
+
   it('leaves no timer behind after completion or dispose', async () => {
     const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
     await sleep(1); // mocha arms its own test timer after the test function started

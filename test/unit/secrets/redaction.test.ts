@@ -177,6 +177,15 @@ describe('RedactionStream', () => {
     assert.equal(stream.count, 1);
   });
 
+  it('opens a block on a piece that holds other secrets too, and none when the setting is off', () => {
+    const stream = new Redactor().stream();
+    assert.equal(stream.push(`${ghp}\n-----BEGIN EC PRIVATE KEY-----\n`), `${marker('GitHub token')}\n${marker('private key')}`);
+    assert.equal(stream.push('MHcCAQEEIB\n-----END EC PRIVATE KEY-----\nok'), `${marker('private key')}\nok`);
+    const off = new Redactor({ enabled: false }).stream();
+    const pieces = ['-----BEGIN EC PRIVATE KEY-----\n', 'MHcCAQEEIB\n'];
+    assert.deepEqual(pieces.map((piece) => off.push(piece)), pieces);
+  });
+
   it('peek redacts a screen inside an open block without moving the stream', () => {
     const stream = new Redactor().stream();
     stream.push('-----BEGIN PRIVATE KEY-----\n');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { marker, Redactor } from '../../../extension/src/core/secrets/redaction';
-import { secretLines } from '../../../extension/src/core/secrets/secretLines';
+import { RARE_LETTERS, secretLines, VALUE_ANCHORS } from '../../../extension/src/core/secrets/secretLines';
 import { isSecretName } from '../../../extension/src/core/secrets/secretNames';
 import { ValueScanner } from '../../../extension/src/core/secrets/valueScanner';
 import { Random } from '../../soak/random';
@@ -40,6 +40,8 @@ const SECRETS = [
   `-----BEGIN OPENSSH PRIVATE KEY-----\n${repeat('b3BlbnNzaC1rZXk', 40)}`,
   'https://deploy:s3cr3t-pass@git.example.com/app.git',
   'postgres://app:pa$$w0rd!@db:5432/app',
+  'x:y:git+ssh://u:p:q@host/x',
+  'a:\x1b[0mb https://tok:\x1b[31mabc@h',
   'redis://:%21secret%25@cache',
   `Authorization: Bearer ${repeat('abcDEF123._-', 40)}`,
   `token ${repeat('Zz9.', 24)}`,
@@ -66,6 +68,9 @@ const PLAIN = [
   'pkg-12 --flag=value',
   '-----BEGIN CERTIFICATE-----',
   'a=b c:d',
+  'localhost:8080/x 12:34:56 C:\\dir a:b:c@d',
+  '\x1b[33mwarning:\x1b[0m x',
+  'https://u:p\u00a0x@h',
 ];
 const GLUE = ['', ' ', '\n', '\r\n', '\t', ',', '→', '中', '\u00a0', '\n\n'];
 
@@ -73,16 +78,31 @@ const GLUE = ['', ' ', '\n', '\r\n', '\t', ',', '→', '中', '\u00a0', '\n\n'];
 const everyRule = new Redactor({ env, extraPatterns: ['(?!)'] });
 const scanned = new Redactor({ env });
 
+/** Secret values of random letters and digits, as most tokens are: looked for at rare letters' places, not in the pass. */
+const randomEnv = { RANDOM_TOKEN: 'k8Qv2Lm9Zr4T', OTHER_SECRET: 'Zx81mw0p2hQs', THIRD_KEY: 'Wqqq7Ug3yyT' };
+
+/** `rounds` random texts of secrets (and `values`), plain output and glue: redact must equal the rules over the whole text. */
+function assertSameAsEveryRule(seed: number, rounds: number, values: readonly string[], scanning: Redactor, reference: Redactor): void {
+  const random = new Random(seed);
+  for (let round = 0; round < rounds; round++) {
+    const parts: string[] = [];
+    const pieces = random.int(1, 12);
+    for (let p = 0; p < pieces; p++) parts.push(random.pick(random.chance(0.4) ? [...SECRETS, ...values] : PLAIN), random.pick(GLUE));
+    const text = parts.join('');
+    assert.deepEqual(scanning.redact(text), reference.redact(text), `round ${round}: ${JSON.stringify(text)}`);
+  }
+}
+
 describe('secretLines', () => {
   it('finds the same secrets as the rules over the whole text, in 400 random texts of secrets, plain output and glue', () => {
-    const random = new Random(28);
-    for (let round = 0; round < 400; round++) {
-      const parts: string[] = [];
-      const pieces = random.int(1, 12);
-      for (let p = 0; p < pieces; p++) parts.push(random.pick(random.chance(0.4) ? SECRETS : PLAIN), random.pick(GLUE));
-      const text = parts.join('');
-      assert.deepEqual(scanned.redact(text), everyRule.redact(text), `round ${round}: ${JSON.stringify(text)}`);
-    }
+    assertSameAsEveryRule(28, 400, [], scanned, everyRule);
+  });
+
+  it('finds random letter-and-digit values, looked for at rare letters scanned on their own, as the rules over the whole text do, in 300 random texts', () => {
+    const values = Object.values(randomEnv);
+    assert.notEqual(new ValueScanner(values, VALUE_ANCHORS, RARE_LETTERS).ownScans, '');
+    assertSameAsEveryRule(29, 300, values, new Redactor({ env: randomEnv }), new Redactor({ env: randomEnv, extraPatterns: ['(?!)'] }));
+    assert.equal(new Redactor({ env: randomEnv }).redact(`x ${values.join(' → ')}\n`).count, 3);
   });
 
   it('returns nothing for output without a prefix, a secret-named key or a secret value, and the text itself from redact', () => {
@@ -158,10 +178,17 @@ describe('secretLines', () => {
     }
   });
 
-  it('looks at `@` only after a `://`: scoped packages alone hold nothing, a URL password after them is found', () => {
+  it('looks for a URL password at the `:` before it: scoped packages alone hold nothing, a URL password after them, after other `:` and inside colored text is found', () => {
     const npmLs = 'app@1.0.0 /home/dev/app\n├── @types/node@20.1.0\n└─┬ @scope/pkg@2.0.0\n  └── left-pad@1.3.0\n';
     assert.deepEqual(secretLines(npmLs), []);
-    for (const text of [`${npmLs}origin https://deploy:s3cr3t-pass@git.example.com/app.git`, 'a://:p@h', `@x ${'@'.repeat(40)} redis://:%21secret%25@cache`]) {
+    for (const text of [
+      `${npmLs}origin https://deploy:s3cr3t-pass@git.example.com/app.git`,
+      'a://:p@h',
+      `@x ${'@'.repeat(40)} redis://:%21secret%25@cache`,
+      '12:34:56 x:y:https://u:p:q@h',
+      'C:\\dir https://u:\x1b[1mpé中@h',
+      'https://u:p@',
+    ]) {
       const expected = everyRule.redact(text);
       assert.equal(expected.count, 1, text);
       assert.deepEqual(scanned.redact(text), expected, text);

@@ -9,13 +9,14 @@ function naive(text: string, values: readonly string[]): string[] {
   return found.sort();
 }
 
-/** What secretLines does: the pass for the rest, and every place of each anchor handed to `atAnchor`. */
+/** What secretLines does: the pass for the rest, the scans for rare letters, and every place of each anchor handed to `atAnchor` (each place once). */
 function scanned(text: string, scanner: ValueScanner, anchors = ''): string[] {
-  const found: string[] = [];
-  const push = (start: number, end: number): number => found.push(`${start}:${end}`);
+  const found = new Set<string>();
+  const push = (start: number, end: number): Set<string> => found.add(`${start}:${end}`);
   scanner.scan(text, push);
+  scanner.scanOwnLetters(text, push);
   for (const anchor of anchors) for (let i = text.indexOf(anchor); i >= 0; i = text.indexOf(anchor, i + 1)) scanner.atAnchor(text, i, push);
-  return found.sort();
+  return [...found].sort();
 }
 
 describe('ValueScanner', () => {
@@ -75,5 +76,50 @@ describe('ValueScanner', () => {
     assert.deepEqual(scanned('x-y_zzzz abcdef- J=secret', scanner, 'J=_:-'), ['0:8', '17:25', '9:16']);
     assert.deepEqual(scanned('abcdef-', scanner, 'J=_:-'), ['0:7']);
     assert.deepEqual(scanned('_zzzz y_zzzz J', scanner, 'J=_:-'), []);
+  });
+
+  it('finds values looked for at rare letters scanned on their own, and in the pass when those letters cover not all, as indexOf does, in 500 random texts', () => {
+    const random = new Random(2831);
+    const alphabet = [...'ab0QZx-\n中'];
+    const word = (min: number, max: number): string => Array.from({ length: random.int(min, max) }, () => random.pick(alphabet)).join('');
+    let ownScanned = 0;
+    let passed = 0;
+    for (let round = 0; round < 500; round++) {
+      const values = Array.from({ length: random.int(1, 6) }, () => word(6, 20));
+      const parts: string[] = [];
+      for (let p = random.int(0, 12); p > 0; p--) parts.push(random.chance(0.4) ? random.pick(values) : word(0, 12));
+      const text = parts.join('');
+      const scanner = new ValueScanner(values, '-', 'QZx');
+      if (scanner.ownScans === '') passed++;
+      else ownScanned++;
+      assert.deepEqual(scanned(text, scanner, '-'), naive(text, values), `round ${round}: ${JSON.stringify({ values, text, ownScans: scanner.ownScans })}`);
+    }
+    assert.ok(ownScanned > 100 && passed > 20, `own scans in ${ownScanned} rounds, the pass in ${passed}`);
+  });
+
+  it('chooses the rare letters that cover the most values (the rarer on a tie), at most 3, and none when they would leave a value to the pass', () => {
+    assert.equal(new ValueScanner(['aQbZc1', 'dZe2f3', 'gQh4i5'], '', 'QZx').ownScans, 'QZ');
+    assert.equal(new ValueScanner(['aZb1c2', 'dZe2f3', 'gQh4i5'], '', 'QZx').ownScans, 'ZQ');
+    assert.equal(new ValueScanner(['aQ1234', 'bZ1234', 'cx1234', 'dV1234'], '', 'QZxV').ownScans, '');
+    assert.equal(new ValueScanner(['aQ1234', 'plain1'], '', 'QZx').ownScans, '');
+    // A letter that ends the value has no character after it: no place to look the value up by.
+    assert.equal(new ValueScanner(['12345Q'], '', 'QZx').ownScans, '');
+    const scanner = new ValueScanner(['aQbZc1', 'dZe2f3'], '', 'QZx');
+    assert.deepEqual(scanned('aQbZc1 dZe2f3dZe2f3', scanner), ['0:6', '13:19', '7:13']);
+  });
+
+  it('takes the pass for the values looked for at rare letters where those letters are common (base64), finding every place all the same', () => {
+    const random = new Random(2832);
+    const values = ['aQbZc1dd', 'eZf2g3hh', 'Q'.repeat(7) + 'x'];
+    const scanner = new ValueScanner(values, '', 'QZx');
+    assert.equal(scanner.ownScans, 'QZ');
+    for (let round = 0; round < 200; round++) {
+      const parts: string[] = [];
+      // Dense: a letter in every few characters, past the budget of places; sparse: a few values in plain text.
+      const dense = round % 2 === 0;
+      for (let p = random.int(1, 40); p > 0; p--) parts.push(random.chance(0.2) ? random.pick(values) : random.string(random.int(0, dense ? 6 : 600), dense ? 'QZx0' : 'ab01 '));
+      const text = parts.join('');
+      assert.deepEqual(scanned(text, scanner), naive(text, values), `round ${round}: ${JSON.stringify(text)}`);
+    }
   });
 });

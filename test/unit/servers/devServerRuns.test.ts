@@ -3,7 +3,7 @@
  * OS: TerminalService on a scripted terminal host, the real ProcessTracker (ledger) and DevServers
  * on a scripted process table (FakeProcessMonitor), and scripted loopback probes. Covers ready,
  * already running, restart (the old tree killed through the ledger, identity-checked), a port
- * taken (holder named: this window's, or foreign), a server never ready, and bad input; and a
+ * taken (holder named: this window's, a client's own tools', an orphan, or foreign), a server never ready, and bad input; and a
  * server an MCP client's own tools started outside managed terminals (clientServers.ts): answered
  * already_running naming that client and its session, nothing typed.
  */
@@ -211,7 +211,7 @@ describe('dev servers through the terminal service (scripted host and OS, real l
     const result = await service.run({ command: 'npx vite --strictPort', name: 'web2' });
     assert.equal(result.portConflict?.holders[0]?.owner, 'ledger');
     assert.equal(result.portConflict?.holders[0]?.terminal, 'web');
-    assert.match(String(result.message), /started from Terminal Shepherd terminal "web"\. Use that server, or stop it/);
+    assert.match(String(result.message), new RegExp(`started in Terminal Shepherd terminal "web"\\. Use it, or stop it with kill_process \\{pid: ${result.portConflict?.holders[0]?.pid}\\}`));
   });
 
   it('a server that never gets ready: timeout says what was seen; it keeps running and stays reachable', async () => {
@@ -247,9 +247,9 @@ describe('dev servers through the terminal service (scripted host and OS, real l
   });
 
   /** A client whose own tool started `npm run dev` in `folder` (its vite listening on 5173), watched by the ledger. */
-  function clientServer(folder: string, session?: string): { client: number; shell: number } {
+  function clientServer(folder: string, session?: string): { client: number; shell: number; vite: number; watch: Disposable } {
     const client = monitor.spawn(1, 'node', 'node /usr/bin/claude');
-    ledger.tracker.watchClient({
+    const watch = ledger.tracker.watchClient({
       identity: { pid: client.pid, startTime: client.startTime },
       label: 'claude-code (own tools)',
       clientTools: { client: 'claude-code', pid: client.pid, command: 'node' },
@@ -261,7 +261,7 @@ describe('dev servers through the terminal service (scripted host and OS, real l
     const vite = monitor.spawn(npm.pid, 'node', 'node node_modules/.bin/vite');
     for (const p of [shell, npm, vite]) monitor.setCwd(p.pid, folder);
     monitor.setPorts(vite.pid, [5173]);
-    return { client: client.pid, shell: shell.pid };
+    return { client: client.pid, shell: shell.pid, vite: vite.pid, watch };
   }
 
   const typed = (): string[] => host.terminals.flatMap((t) => t.executions.map((e) => e.commandLine)).filter((line) => line.includes('npm run'));
@@ -294,5 +294,24 @@ describe('dev servers through the terminal service (scripted host and OS, real l
     assert.equal((await service.run({ command: 'npm run build', cwd: folder })).status, 'completed');
     assert.notEqual((await service.run({ command: 'npm run dev', cwd: folder, waitMode: 'background', restart: true })).status, 'already_running');
     assert.deepEqual(typed(), ['npm run dev', 'npm run build', 'npm run dev']);
+  });
+
+  it("a port taken by a client's own server: that client and session named (no terminal), kill_process offered, restart: true not; once the client is gone, an orphan", async () => {
+    const folder = dirs.make('client-servers-folder-');
+    const { client, vite: holder, watch } = clientServer(folder, 'sess-a');
+    await ledger.tracker.refresh();
+    serverScript('npx vite --strictPort', { output: 'error when starting dev server:\nError: Port 5173 is already in use\n', exitCode: 1 });
+    const result = await service.run({ command: 'npx vite --strictPort', name: 'web2' }, { meta: { agentSession: { client: 'claude-code', id: 'sess-b', from: 'env.CLAUDE_CODE_SESSION_ID' } } });
+    const found = result.portConflict?.holders[0];
+    assert.deepEqual(found && [found.pid, found.owner, found.terminal, found.clientTools?.pid, found.agentSession?.id], [holder, 'client', undefined, client, 'sess-a']);
+    assert.match(
+      String(result.message),
+      new RegExp(`holds it, started outside Terminal Shepherd's terminals by claude-code's own tools \\(client pid ${client}, node\\), claude-code session sess-a\\. If that is not your session, .* kill_process \\{pid: ${holder}\\}.* restart: true cannot stop it`),
+    );
+    watch.dispose();
+    await waitFor('the client’s processes orphaned', () => ledger.tracker.list().orphaned.length > 0);
+    const again = await service.run({ command: 'npx vite --strictPort', name: 'web2' });
+    assert.equal(again.portConflict?.holders[0]?.owner, 'orphan');
+    assert.match(String(again.message), new RegExp(`left running by claude-code's own tools \\(client pid ${client}, node\\), claude-code session sess-a after that client exited or disconnected\\. Nothing runs it any more: use it, or end it with kill_process \\{pid: ${holder}\\} \\(or kill_orphans\\)`));
   });
 });

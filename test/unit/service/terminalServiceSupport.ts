@@ -14,6 +14,7 @@ import path from 'node:path';
 import type { TerminalRunResult } from '../../../common/src/protocol';
 import { ShepherdError, type BridgeErrorCode } from '../../../extension/src/core/errors';
 import { OutputCapture } from '../../../extension/src/core/output/outputCapture';
+import { runOutputLimit } from '../../../extension/src/core/output/outputLimit';
 import type { ShellActivity } from '../../../extension/src/core/processes/types';
 import { defaultSettings, type ShepherdSettings } from '../../../extension/src/core/settings';
 import type { TerminalService } from '../../../extension/src/core/service/terminalService';
@@ -146,7 +147,7 @@ function setUp(dirs: TempDirs, options: SetupOptions): Omit<TerminalServiceTest,
   const privateDir = dirs.make('terminal-service-private-');
   const settings = { ...testSettings, ...options.settings };
   const service = fakeTerminalService(host, () => settings, dirs, {
-    createOutput: () => new OutputCapture({ limitChars: settings.outputLimitChars, ...(options.logFilePath ? { logFilePath: options.logFilePath } : {}) }),
+    createOutput: (_name, run) => new OutputCapture({ limitChars: runOutputLimit(settings.outputLimitChars, run?.clientOutputLimitChars), ...(options.logFilePath ? { logFilePath: options.logFilePath } : {}) }),
     probeShell: probe.probeShell,
     workspaceFolder: () => (options.noWorkspace ? undefined : workspace),
     integrationFiles: integrationFilesProvider(SHELL_SCRIPTS, privateDir),

@@ -8,7 +8,7 @@ import type { Disposable, Event } from '../events';
 import type { ProcessIdentity, ProcessInfo } from '../processes/types';
 import type { DecisionEvent, RunSandbox } from './formats';
 import { DEFAULT_MAX_LOG_BYTES } from './ledgerStore';
-import type { ProcessLimits } from '../processes/processLimits';
+import type { AppliedCaps, ProcessLimits } from '../processes/processLimits';
 import type { TreeUsage } from './usageSampler';
 
 /** Read on every poll, so a settings change applies at once. */
@@ -106,8 +106,8 @@ export interface ProcessLedger {
   recordDecision(decision: Omit<DecisionEvent, 'event' | 'ts' | 'sessionId'>): void;
   /** What the terminal's live processes cost at the last poll; undefined when none was measured (or the OS cannot tell). From memory. */
   treeUsage(terminalName: string): TreeUsage | undefined;
-  /** The caps set on the terminal's shell; undefined when none is (off, or the OS could not). */
-  limitsOf(terminalName: string): ProcessLimits | undefined;
+  /** The caps set on the terminal's shell and tree; undefined when none is (off, or the OS could not). */
+  capsOf(terminalName: string): AppliedCaps | undefined;
   /** Running and orphaned processes, one line each. From memory, no I/O: cheap for every tool response. */
   summary(): LedgerSummary;
   /** Fires with the new summary after each change (a process appeared, ended, or its ports changed). */

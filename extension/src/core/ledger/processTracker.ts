@@ -13,7 +13,8 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from '../../../../common/src/logger';
 import type { AgentSession, KillResult, LedgerSummary, ListProcessesResult } from '../../../../common/src/protocol';
 import type { Disposable, Event } from '../events';
-import { applyLimits, type ProcessLimits } from '../processes/processLimits';
+import { applyCaps, type AppliedCaps } from '../processes/processLimits';
+import { detectTreeCap, linuxCgroupFacts, sweepEmptyCgroups, type TreeCapSupport } from '../processes/treeMemoryCap';
 import { isActionablePid, type ProcessMonitor } from '../processes/types';
 import type { ClientWatch, LedgerSettings, LedgerStartup, ProcessLedger } from './api';
 import type { DecisionEvent, OwnerIdentity, RunSandbox } from './formats';
@@ -60,6 +61,8 @@ export class ProcessTracker implements ProcessLedger {
   private nextWatchId = 1;
   private queue: Promise<unknown> = Promise.resolve();
   private startup: Promise<LedgerStartup> | undefined;
+  /** Where a per-tree memory cap can go (found at the first capped terminal, once per window). */
+  private treeCaps: Promise<TreeCapSupport> | undefined;
   private disposing: Promise<void> | undefined;
 
   constructor(private readonly deps: ProcessTrackerDeps) {
@@ -115,6 +118,17 @@ export class ProcessTracker implements ProcessLedger {
 
   // ---- terminal events ------------------------------------------------------------------------
 
+  private treeCapSupport(): Promise<TreeCapSupport> {
+    this.treeCaps ??= linuxCgroupFacts()
+      .then(detectTreeCap)
+      .then(async (support) => {
+        const swept = support.kind === 'none' ? 0 : await sweepEmptyCgroups(support.parent);
+        this.deps.logger.info(`ledger: memory caps per tree: ${support.kind === 'none' ? `not available (${support.reason})` : `${support.kind} under ${support.parent}${swept > 0 ? `, ${swept} empty cgroups of gone windows removed` : ''}`}`);
+        return support;
+      });
+    return this.treeCaps;
+  }
+
   terminalOpened(name: string, shellPid: number | undefined): void {
     const existing = this.watches.get(name);
     if (this.disposing || (existing && existing.shellPid === shellPid)) {
@@ -127,9 +141,10 @@ export class ProcessTracker implements ProcessLedger {
     this.watches.set(name, watch);
     const limits = this.deps.settings().limits;
     if (shellPid !== undefined && limits && (limits.memoryBytes !== undefined || limits.cpuSeconds !== undefined)) {
-      void applyLimits(shellPid, limits).then((outcome) => {
-        if (outcome.applied) watch.limits = limits;
-        else this.deps.logger.warn(`ledger: terminal "${name}" runs without the memory and CPU caps: ${outcome.reason}`);
+      void applyCaps(shellPid, limits, `${this.sessionId}-${watch.id}`, () => this.treeCapSupport()).then(({ caps, problems }) => {
+        watch.caps = caps;
+        if (problems.length > 0) this.deps.logger.warn(`ledger: terminal "${name}": ${caps ? '' : 'runs without the memory and CPU caps: '}${problems.join('; ')}`);
+        if (caps?.tree) this.deps.logger.info(`ledger: terminal "${name}": its processes together may use ${limits.memoryBytes} bytes (${caps.tree.cap.mechanism}, ${caps.tree.cap.dir})`);
       });
     }
   }
@@ -140,6 +155,7 @@ export class ProcessTracker implements ProcessLedger {
       return;
     }
     watch.runActive = true;
+    watch.caps?.tree?.cap.mark();
     watch.agentSession = agentSession;
     watch.sandbox = sandbox;
     this.cadence.runStarted();
@@ -173,7 +189,10 @@ export class ProcessTracker implements ProcessLedger {
       const result = remaining.length > 0 ? await killRecords(this.deps, this.records, remaining, 'terminal_closed') : NO_KILLS;
       this.records.commit();
       return result;
-    }).finally(() => this.cadence.reschedule());
+    }).finally(() => {
+      void watch.caps?.tree?.cap.dispose(); // empty once the shell is gone; else the next window's sweep removes it
+      this.cadence.reschedule();
+    });
   }
 
   watchClient(client: ClientWatch): Disposable {
@@ -250,8 +269,8 @@ export class ProcessTracker implements ProcessLedger {
     return this.records.summary();
   }
 
-  limitsOf(terminalName: string): ProcessLimits | undefined {
-    return this.watches.get(terminalName)?.limits;
+  capsOf(terminalName: string): AppliedCaps | undefined {
+    return this.watches.get(terminalName)?.caps;
   }
 
   treeUsage(terminalName: string): TreeUsage | undefined {

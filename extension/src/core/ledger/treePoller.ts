@@ -6,7 +6,7 @@
  */
 import type { Logger } from '../../../../common/src/logger';
 import type { AgentSession, ClientTools } from '../../../../common/src/protocol';
-import type { ProcessLimits } from '../processes/processLimits';
+import type { AppliedCaps } from '../processes/processLimits';
 import type { ProcessIdentity, ProcessInfo, ProcessMonitor } from '../processes/types';
 import { identityKey, type RunSandbox } from './formats';
 import { aliveKeys } from './processChecks';
@@ -27,8 +27,8 @@ export interface TerminalWatch {
   agentSession?: AgentSession;
   /** The terminal's last run ran in the sandbox: what appears there from then on is recorded so. */
   sandbox?: RunSandbox;
-  /** The caps set on its shell, once they are. */
-  limits?: ProcessLimits;
+  /** The caps set on its shell (and its tree), once they are. */
+  caps?: AppliedCaps;
   /** An MCP client watched instead of a terminal (ledger.watchClient): its processes are recorded as its own tools'. */
   readonly clientTools?: ClientTools;
   /** Which processes of one snapshot of the machine are the watch's (a client's tree without its MCP servers); default: the root's descendants. */

@@ -2,14 +2,15 @@ import type { Logger } from '../../../../common/src/logger';
 import type { Redactor } from '../secrets/redaction';
 import { DEFAULT_KEEP_LOG_FILES, logFilePath, pruneLogFiles } from './logFile';
 import { OutputCapture } from './outputCapture';
+import { runOutputLimit } from './outputLimit';
 import type { ScreenReport } from './outputStart';
 import type { RunOutput } from './runOutput';
 
 export interface RunOutputFactoryOptions {
   /** Where full logs of truncated outputs go (.devtools/logs in the workspace). */
   readonly logsDir: string;
-  /** Read per run, so a settings change applies to the next run. */
-  readonly limitChars: () => number;
+  /** The person's own output.limitChars (undefined: none set), read per run, so a settings change applies to the next run. */
+  readonly limitChars: () => number | undefined;
   readonly logger: Logger;
   /** How many log files to keep (default DEFAULT_KEEP_LOG_FILES); older ones are deleted when a new one is opened. */
   readonly keepLogFiles?: number;
@@ -17,6 +18,13 @@ export interface RunOutputFactoryOptions {
   readonly onLogFileFailure?: (path: string, error: Error) => void;
   /** Read per run: what takes secrets out of its log file (the terminal's own variables too). */
   readonly redactor?: (terminalName: string) => Redactor;
+}
+
+/** What a run's output depends on besides its terminal. */
+export interface RunOutputOptions {
+  readonly stripPromptAndEcho?: boolean;
+  /** The output limit the calling MCP client takes (the MCP server's table); the person's setting wins. */
+  readonly clientOutputLimitChars?: number;
 }
 
 /** Terminals whose screen size is remembered; the oldest is forgotten past this. */
@@ -27,7 +35,7 @@ const MAX_SCREENS = 64;
  * terminal whose shell reports its screen (PowerShell) gets its next run's renderer at the size
  * it last reported, so that run renders on it from the start (outputCapture.ts useScreen).
  */
-export function createRunOutputFactory(options: RunOutputFactoryOptions): (terminalName: string, run?: { readonly stripPromptAndEcho?: boolean }) => RunOutput {
+export function createRunOutputFactory(options: RunOutputFactoryOptions): (terminalName: string, run?: RunOutputOptions) => RunOutput {
   const screens = new Map<string, Pick<ScreenReport, 'cols' | 'rows'>>();
   const remember = (terminalName: string, { cols, rows }: ScreenReport): void => {
     screens.delete(terminalName);
@@ -36,7 +44,7 @@ export function createRunOutputFactory(options: RunOutputFactoryOptions): (termi
   };
   return (terminalName, run) =>
     new OutputCapture({
-      limitChars: options.limitChars(),
+      limitChars: runOutputLimit(options.limitChars(), run?.clientOutputLimitChars),
       ...screens.get(terminalName),
       onScreen: (report) => remember(terminalName, report),
       ...(run?.stripPromptAndEcho !== undefined ? { stripPromptAndEcho: run.stripPromptAndEcho } : {}),

@@ -45,6 +45,8 @@ export interface RunLaunch {
   readonly sandbox?: { readonly mode: 'vscode' | 'confined'; readonly network: boolean };
   /** The line typed instead of the command (the command wrapped in the sandbox runtime); results still name the command. */
   readonly typedLine?: string;
+  /** The output limit its calling MCP client takes (output/outputLimit.ts). */
+  readonly clientOutputLimitChars?: number;
 }
 
 export interface RunProgress {
@@ -80,6 +82,9 @@ export class CommandRun {
   private readonly stateEmitter = new Emitter<RunState>();
   /** Fires with the new state on every change (running <-> waiting_for_input, then the end). */
   readonly onDidChangeState = this.stateEmitter.event;
+  private readonly ownSeenEmitter = new Emitter<void>();
+  /** Fires when the run's own execution is seen starting or ending: the shell took the line. */
+  readonly onDidSeeOwnExecution = this.ownSeenEmitter.event;
   private readonly watcher: WatchCycles;
   /** Fires when the command, turned watcher, completes a cycle (see watchCycles.ts). */
   readonly onDidCompleteCycle: WatchCycles['onDidComplete'];
@@ -166,21 +171,28 @@ export class CommandRun {
 
   /** `id` stands for the run's own execution (see CompletionTracker.expectOwn). */
   expectOwnExecution(id: unknown): void {
-    this.tracker.expectOwn(id);
+    this.ownSeen(() => this.tracker.expectOwn(id));
     this.reschedule();
   }
 
   executionStarted(id: unknown): void {
     this.markActivity();
     this.marks.startEvent ??= this.env.now();
-    this.tracker.executionStarted(id, this.env.now());
+    this.ownSeen(() => this.tracker.executionStarted(id, this.env.now()));
     this.reschedule();
   }
 
   executionEnded(id: unknown, exitCode: number | undefined): void {
-    this.marks.endEvent = this.env.now();
-    this.tracker.executionEnded(id, exitCode, this.marks.endEvent);
+    const at = (this.marks.endEvent = this.env.now());
+    this.ownSeen(() => this.tracker.executionEnded(id, exitCode, at));
     this.reschedule();
+  }
+
+  /** Applies an execution event; fires onDidSeeOwnExecution when it made the own execution seen. */
+  private ownSeen(apply: () => void): void {
+    const before = this.tracker.ownExecutionSeen;
+    apply();
+    if (!before && this.tracker.ownExecutionSeen) this.ownSeenEmitter.fire();
   }
 
   /** `text` was sent to the terminal (with Enter when `enter`): any prompt seen so far is answered. */
@@ -231,6 +243,7 @@ export class CommandRun {
     this.disposeEmitter.fire();
     this.disposeEmitter.dispose();
     this.stateEmitter.dispose();
+    this.ownSeenEmitter.dispose();
     // Disposed with its terminal or window: its live log stays, the only record left of a run cut short.
     void this.output.close({ keepLog: true }).catch((error) => this.env.logger.warn(`run ${this.id}: closing output failed`, error));
   }

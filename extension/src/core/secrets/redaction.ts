@@ -10,7 +10,7 @@
  * Every pattern is anchored on a prefix or a key name, so hashes, UUIDs and base64 payloads pass.
  * The rules run only on the lines secretLines.ts finds with a few native scans: most output has none.
  */
-import { PRIVATE_KEY_END, secretLines, VALUE_ANCHORS } from './secretLines';
+import { PRIVATE_KEY_END, RARE_LETTERS, secretLines, VALUE_ANCHORS } from './secretLines';
 import { isSecretName, secretValues } from './secretNames';
 import { ValueScanner } from './valueScanner';
 
@@ -95,7 +95,7 @@ export class Redactor {
     this.literalNames = new Map(values.map(({ name, value }) => [value, name]));
     const literal = values.map(({ value }) => escapeRegExp(value)).join('|');
     this.literal = values.length > 0 ? new RegExp(literal, 'g') : undefined;
-    this.literalValues = new ValueScanner(values.map(({ value }) => value), VALUE_ANCHORS);
+    this.literalValues = new ValueScanner(values.map(({ value }) => value), VALUE_ANCHORS, RARE_LETTERS);
     const extra: RegExp[] = [];
     const invalid: string[] = [];
     for (const source of options.extraPatterns ?? []) {
@@ -209,8 +209,10 @@ export class RedactionStream {
       head = marker('private key');
       rest = rest.slice(end.index + end[0].length);
     }
-    const opens = rest.includes('-----BEGIN') && KEY_BEGIN_OPEN.test(rest);
     const redacted = this.redactor.redact(rest);
+    // A private-key header is always redacted (its rule runs to the text's end without an END), so
+    // a piece that redacted nothing opens no block: most pieces skip the look for one.
+    const opens = redacted.count > 0 && rest.includes('-----BEGIN') && KEY_BEGIN_OPEN.test(rest);
     count += redacted.count;
     return { text: head + redacted.text, count, inKey: opens };
   }

@@ -11,6 +11,11 @@
  * A value holding a character its caller scans for anyway (an anchor: secretLines.ts's `-`, `_`…)
  * is looked for only at that scan's hits, by the anchor and the character after it: no pass of its
  * own (the pass cost 2.5–4.5 ms per 20 MB with 8 values; the look at a hit costs a table read).
+ * Values without one (random letters and digits, as most tokens are) are looked for the same way at
+ * a letter rare in output (`Q`, `Z`, `x`…) scanned for on its own (scanOwnLetters): a scan over
+ * output without that letter costs about 0.4 ms per 20 MB, so up to MAX_OWN_SCANS of them beat the
+ * pass, which costs the same for one value as for eight (about 3 ms): they are used only when they
+ * cover every such value, and a text where they are common (base64) gets the pass after all.
  */
 
 const BLOCK = 3;
@@ -18,6 +23,14 @@ const TABLE_BITS = 14;
 const MASK = (1 << TABLE_BITS) - 1;
 /** Values from this length on share the long group (its moves are at least this minus BLOCK). */
 const LONG_VALUE = 12;
+/** At most this many letters scanned on their own for the values that hold no anchor. */
+const MAX_OWN_SCANS = 3;
+/**
+ * Places of those letters per character of text past which the pass is cheaper (a place handed
+ * back costs about 35 ns, the pass about 0.15 ns a character): in base64 or hex dumps, where the
+ * letters are common, the values looked for at them take the pass instead.
+ */
+const OWN_SCAN_PLACES_PER_CHAR = 1 / 256;
 
 const blockHash = (text: string, end: number): number =>
   ((text.charCodeAt(end - 2) << 10) ^ (text.charCodeAt(end - 1) << 5) ^ text.charCodeAt(end)) & MASK;
@@ -94,36 +107,79 @@ function anchorOffset(value: string, anchors: string): number {
   return -1;
 }
 
+/**
+ * Up to MAX_OWN_SCANS of `letters` that together are in every one of `values` (each with a
+ * character after it), chosen greedily by how many values each covers, rarest first on a tie; ''
+ * when they cover not all (the pass then takes them all).
+ */
+function ownScanLetters(values: readonly string[], letters: string): string {
+  let chosen = '';
+  let rest = values;
+  while (rest.length > 0 && chosen.length < MAX_OWN_SCANS) {
+    let bestLetter = '';
+    let bestCount = 0;
+    for (const letter of letters) {
+      const count = rest.filter((value) => anchorOffset(value, letter) >= 0).length;
+      if (count > bestCount) [bestLetter, bestCount] = [letter, count];
+    }
+    if (bestCount === 0) return '';
+    chosen += bestLetter;
+    rest = rest.filter((value) => anchorOffset(value, bestLetter) < 0);
+  }
+  return rest.length === 0 ? chosen : '';
+}
+
+const asciiOnly = (chars: string): string => chars.replace(/[^\x00-\x7f]/g, '');
+
+/** The pass's tables for `values`, short values apart so they do not shorten the long ones' moves. */
+function shiftTables(values: readonly string[]): readonly ShiftTable[] {
+  const long = values.filter((value) => value.length >= LONG_VALUE);
+  const short = values.filter((value) => value.length < LONG_VALUE);
+  return [long, short].filter((group) => group.length > 0).map((group) => new ShiftTable(group));
+}
+
 export class ValueScanner {
   private readonly tables: readonly ShiftTable[];
+  /** The pass over the values looked for at rare letters, for a text where those letters are common. */
+  private readonly ownScanFallback: readonly ShiftTable[];
   /** By `128 × anchor + (the character after it & 127)`: an index into `anchored` (0: none). */
   private readonly anchorSlots = new Uint16Array(128 * 128);
   private readonly anchored: Anchored[][] = [[]];
-  /** The anchors some value is looked for at: a scan for another need not call `atAnchor`. */
-  readonly anchorsUsed: string = '';
+  /** The anchors some value is looked for at. */
+  private anchorChars = '';
+  /** The letters of `ownScanCandidates` some value is looked for at (scanOwnLetters). */
+  readonly ownScans: string;
 
   /**
    * `values`: at least BLOCK characters each (secretNames.ts keeps values of 6 or more). `anchors`:
    * ASCII characters whose every place in a text the caller hands to `atAnchor`, rarest first.
+   * `ownScanCandidates`: ASCII letters rare in output, rarest first, scanned for on their own
+   * (`ownScans`, scanOwnLetters) when they spare the pass.
    */
-  constructor(values: readonly string[], anchors = '') {
+  constructor(values: readonly string[], anchors = '', ownScanCandidates = '') {
     const usable = [...new Set(values)].filter((value) => value.length >= BLOCK);
-    const ascii = anchors.replace(/[^\x00-\x7f]/g, '');
-    const unanchored: string[] = [];
-    for (const value of usable) {
-      const offset = anchorOffset(value, ascii);
-      if (offset < 0) {
-        unanchored.push(value);
-        continue;
-      }
-      if (!this.anchorsUsed.includes(value[offset]!)) this.anchorsUsed += value[offset];
-      const slot = value.charCodeAt(offset) * 128 + (value.charCodeAt(offset + 1) & 127);
-      if (this.anchorSlots[slot] === 0) this.anchorSlots[slot] = this.anchored.push([]) - 1;
-      this.anchored[this.anchorSlots[slot]!]!.push([value, offset]);
-    }
-    const long = unanchored.filter((value) => value.length >= LONG_VALUE);
-    const short = unanchored.filter((value) => value.length < LONG_VALUE);
-    this.tables = [long, short].filter((group) => group.length > 0).map((group) => new ShiftTable(group));
+    const ascii = asciiOnly(anchors);
+    const unanchored = usable.filter((value) => !this.anchorAt(value, ascii));
+    this.ownScans = ownScanLetters(unanchored, asciiOnly(ownScanCandidates));
+    const inPass = unanchored.filter((value) => !this.anchorAt(value, this.ownScans));
+    this.tables = shiftTables(inPass);
+    this.ownScanFallback = shiftTables(unanchored.filter((value) => !inPass.includes(value)));
+  }
+
+  /** Files `value` under the first of `anchors` it holds with a character after it: false if none. */
+  private anchorAt(value: string, anchors: string): boolean {
+    const offset = anchorOffset(value, anchors);
+    if (offset < 0) return false;
+    if (!this.anchorChars.includes(value[offset]!)) this.anchorChars += value[offset];
+    const slot = value.charCodeAt(offset) * 128 + (value.charCodeAt(offset + 1) & 127);
+    if (this.anchorSlots[slot] === 0) this.anchorSlots[slot] = this.anchored.push([]) - 1;
+    this.anchored[this.anchorSlots[slot]!]!.push([value, offset]);
+    return true;
+  }
+
+  /** The anchors some value is looked for at: a scan for another need not call `atAnchor`. */
+  get anchorsUsed(): string {
+    return this.anchorChars;
   }
 
   /** Calls `found` with `[start, end)` of every place one of the unanchored values appears (not in order). */
@@ -131,8 +187,27 @@ export class ValueScanner {
     for (const table of this.tables) table.scan(text, found);
   }
 
+  /**
+   * Calls `found` for every place of the values looked for at rare letters (some more than once):
+   * at the letters' places, or by the pass once they prove common in `text`.
+   */
+  scanOwnLetters(text: string, found: (start: number, end: number) => void): void {
+    let places = Math.ceil(text.length * OWN_SCAN_PLACES_PER_CHAR);
+    for (const letter of this.ownScans) {
+      for (let i = text.indexOf(letter); i >= 0; i = text.indexOf(letter, i + 1)) {
+        if (--places < 0) {
+          for (const table of this.ownScanFallback) table.scan(text, found);
+          return;
+        }
+        this.atAnchor(text, i, found);
+      }
+    }
+  }
+
   /** At `index`, a place of one of the anchors: calls `found` for every anchored value holding it there. */
   atAnchor(text: string, index: number, found: (start: number, end: number) => void): void {
+    // The anchor's place is never the text's last: each value has a character after it (and a read past the end deoptimizes).
+    if (index + 1 >= text.length) return;
     const list = this.anchorSlots[text.charCodeAt(index) * 128 + (text.charCodeAt(index + 1) & 127)]!;
     if (list === 0) return;
     for (const [value, offset] of this.anchored[list]!) {

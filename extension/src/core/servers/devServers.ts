@@ -141,7 +141,7 @@ export class DevServers {
     });
   }
 
-  /** When `output` says a port was taken: the port and who holds it (this window's, an orphan, or foreign). */
+  /** When `output` says a port was taken: the port and who holds it (this window's terminal, a client's own tools, an orphan of either, or foreign). */
   async portConflict(output: string, command: string): Promise<PortConflict | undefined> {
     const found = findPortInUse(output, command);
     if (found?.port === undefined) return undefined;
@@ -161,9 +161,14 @@ export class DevServers {
       const mine = active.find((p) => p.pid === pid);
       const orphan = orphans.find((p) => p.pid === pid);
       const base = { pid, name: info?.name ?? mine?.name ?? orphan?.name ?? '', commandLine: info?.commandLine ?? mine?.commandLine ?? orphan?.commandLine ?? '' };
-      if (mine) return { ...base, owner: 'ledger', terminal: mine.terminalName };
-      if (orphan) return { ...base, owner: 'orphan', terminal: orphan.terminalName };
-      return { ...base, owner: 'foreign' };
+      const known = mine ?? orphan;
+      if (!known) return { ...base, owner: 'foreign' };
+      // A client's own tools' processes are listed under a label ("claude (own tools)"), no terminal's name.
+      const whose = {
+        ...(known.clientTools ? { clientTools: known.clientTools } : { terminal: known.terminalName }),
+        ...(known.agentSession ? { agentSession: known.agentSession } : {}),
+      };
+      return { ...base, owner: mine ? (mine.clientTools ? 'client' : 'ledger') : 'orphan', ...whose };
     });
     return { port: found.port, holders };
   }

@@ -3,8 +3,8 @@
  * and stop it), not ready in time (what was and was not seen), already running (nothing started
  * twice) and a port a start failed on (who holds it, and the next step for each kind of holder).
  */
-import { formatDuration } from '../../../../common/src/format';
-import type { DevServer, PortConflict, ReadyInfo, StrategyName, TerminalRunResult } from '../../../../common/src/protocol';
+import { formatDuration, ownerLabel } from '../../../../common/src/format';
+import type { DevServer, PortConflict, PortHolder, ReadyInfo, StrategyName, TerminalRunResult } from '../../../../common/src/protocol';
 import { quoteName, stopCall, waitCall } from '../nextSteps';
 import { isAcceptedStatus } from './probe';
 import type { ReadySeen } from './readiness';
@@ -87,22 +87,43 @@ export function clientServerResult(server: DevServer, owner: string, strategy: S
   };
 }
 
-/** Why a start failed on a taken port, naming who holds it and what to do. */
+/** Why a start failed on a taken port, naming who holds it (whose session, which terminal) and the next step that fits. */
 export function portConflictMessage(conflict: PortConflict): string {
   const port = conflict.port;
   if (conflict.holders.length === 0) {
     return `Port ${port} is taken, by a process this user cannot see (another user's, or a system service). Run it on another port, or free ${port} first.`;
   }
-  const lines = conflict.holders.map((h) => {
-    const who = `${h.name || 'process'} (pid ${h.pid}${h.commandLine ? `: ${h.commandLine}` : ''})`;
-    switch (h.owner) {
-      case 'ledger':
-        return `${who} holds it, started from Terminal Shepherd terminal ${quoteName(h.terminal ?? '')}. Use that server, or stop it (kill_process {pid: ${h.pid}}, or terminal_run with restart: true for the same command) and retry.`;
-      case 'orphan':
-        return `${who} holds it, left running by an earlier VS Code window (terminal ${quoteName(h.terminal ?? '')}). End it with kill_process {pid: ${h.pid}} (or kill_orphans) and retry.`;
-      default:
-        return `${who} holds it; Terminal Shepherd did not start it and will not kill it. Stop it yourself (or ask the user to), or run this on another port.`;
+  return `Port ${port} is already in use. ${conflict.holders.map(holderSentence).join(' ')}`;
+}
+
+/** One holder: who it is, who started it, and what to do. */
+function holderSentence(h: PortHolder): string {
+  const who = `${h.name || 'process'} (pid ${h.pid}${h.commandLine ? `: ${h.commandLine}` : ''})`;
+  const kill = `kill_process {pid: ${h.pid}}`;
+  const session = ownerLabel(h);
+  switch (h.owner) {
+    case 'ledger':
+      return `${who} holds it, started in Terminal Shepherd terminal ${quoteName(h.terminal ?? '')}${session ? ` by ${session}` : ''}.${nextStep(session, `stop it with ${kill} (identity-checked, with its tree)`)}`;
+    case 'client':
+      return (
+        `${who} holds it, started outside Terminal Shepherd's terminals by ${session ?? 'a client\'s own tools'}.${nextStep(session, `end it with ${kill} (identity-checked, with its tree)`)}` +
+        ' terminal_run with restart: true cannot stop it: it is not a managed terminal\'s.'
+      );
+    case 'orphan': {
+      const left = h.clientTools
+        ? `left running by ${session} after that client exited or disconnected`
+        : `left running by an earlier VS Code window (terminal ${quoteName(h.terminal ?? '')}${session ? `, started by ${session}` : ''})`;
+      return `${who} holds it, ${left}. Nothing runs it any more: use it, or end it with ${kill} (or kill_orphans) and retry.`;
     }
-  });
-  return `Port ${port} is already in use. ${lines.join(' ')}`;
+    default:
+      return `${who} holds it; Terminal Shepherd did not start it and will not kill it. Stop it yourself (or ask the user to), or run this on another port.`;
+  }
+}
+
+/** Use it or stop it; when a session owns it, only that session stops it (several agents share a folder). */
+function nextStep(session: string | undefined, stop: string): string {
+  const yours = `use it, or ${stop} and retry.`;
+  return session
+    ? ` If that is not your session, the server is that session's: use it or run this on another port, and do not stop it. If it is yours, ${yours}`
+    : ` ${yours.charAt(0).toUpperCase()}${yours.slice(1)}`;
 }

@@ -11,6 +11,7 @@ import type { TerminalRunResult } from '../../../../common/src/protocol';
 import { windowClosingError } from '../errors';
 import type { Disposable } from '../events';
 import type { CommandRun, RunProgress } from '../run/commandRun';
+import type { WaitOutcome } from '../run/runWait';
 import type { ReadySeen } from '../servers/readiness';
 import { notReadyMessage, readyMessage } from '../servers/serverReport';
 import type { TerminalSession } from '../terminals/terminalSession';
@@ -56,8 +57,6 @@ const BACKGROUND_GLANCE_MS = 300;
  * crash of the window then takes the terminal, and the line no shell read, with it.
  */
 const BACKGROUND_TAKEN_MS = 5000;
-/** How often that wait looks whether the shell took the line. */
-const TAKEN_POLL_MS = 50;
 /** After Ctrl+C for a call its client gave up on (opt-in): how long the shell gets to report the end. */
 const CANCEL_WAIT_MS = 3000;
 const PROGRESS_INTERVAL_MS = 1000;
@@ -96,12 +95,10 @@ async function waitOn(run: CommandRun, how: WaitHow, { call, afterCycle }: Waiti
       return kind === 'timeout' ? { kind: byDeadline ? 'deadline' : 'timeout', waitedMs: waited() } : { kind };
     }
     case 'background': {
-      let kind = await run.wait({ timeoutMs: BACKGROUND_GLANCE_MS, ...(signal ? { signal } : {}) });
+      const glance = await run.wait({ timeoutMs: BACKGROUND_GLANCE_MS, ...(signal ? { signal } : {}) });
       // ownExecutionSeen is true at once where nothing reports executions (no shell integration).
-      const takenBy = started + bound(BACKGROUND_TAKEN_MS).ms;
-      while (kind === 'timeout' && !run.ownExecutionSeen && call.now() < takenBy) {
-        kind = await run.wait({ timeoutMs: Math.min(TAKEN_POLL_MS, takenBy - call.now()), ...(signal ? { signal } : {}) });
-      }
+      const left = started + bound(BACKGROUND_TAKEN_MS).ms - call.now();
+      const kind = glance === 'timeout' && !run.ownExecutionSeen && left > 0 ? await untilLineTaken(run, left, signal) : glance;
       return kind === 'timeout' ? { kind, waitedMs: waited() } : { kind };
     }
     case 'ready': {
@@ -114,6 +111,25 @@ async function waitOn(run: CommandRun, how: WaitHow, { call, afterCycle }: Waiti
       });
       return outcome.kind === 'timeout' ? { kind: byDeadline ? 'deadline' : 'timeout', waitedMs: waited(), seen: outcome.seen } : outcome;
     }
+  }
+}
+
+/**
+ * A background run's wait, up to `ms`, for the shell to take its line: `timeout` once it did (or
+ * at the bound), or how the run ended first. The wait and the listener end together.
+ */
+async function untilLineTaken(run: CommandRun, ms: number, signal: AbortSignal | undefined): Promise<WaitOutcome> {
+  const taken = new AbortController();
+  const stop = (): void => taken.abort();
+  const seen = run.onDidSeeOwnExecution(stop);
+  signal?.addEventListener('abort', stop);
+  try {
+    const kind = await run.wait({ timeoutMs: ms, signal: taken.signal });
+    // Cancelled by the line taken, not by the call: the glance's answer stands.
+    return kind === 'cancelled' && !signal?.aborted ? 'timeout' : kind;
+  } finally {
+    seen.dispose();
+    signal?.removeEventListener('abort', stop);
   }
 }
 

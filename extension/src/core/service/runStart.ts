@@ -26,6 +26,7 @@ export async function startRun(
 ): Promise<StartedRun> {
   const { sessions, servers, signal, settings } = call;
   const agentSession = call.meta?.agentSession;
+  const clientOutputLimitChars = call.meta?.clientOutputLimitChars;
   if (plan.replaces && !(await servers.stop(plan.replaces))) {
     throw restartFailedError(plan.replaces.command, plan.replaces.session.name);
   }
@@ -38,7 +39,7 @@ export async function startRun(
     }
     await beforeRun?.(session);
     const sandboxed = sandbox && { sandbox: { mode: sandbox.mode, network: sandbox.network }, typedLine: sandbox.line(reservation.cwd, session.shell) };
-    const run = await sessions.startRun(session, plan.command, { cwd: reservation.cwd, waitMode: plan.waitMode, ...(agentSession ? { agentSession } : {}), ...sandboxed }, settings);
+    const run = await sessions.startRun(session, plan.command, { cwd: reservation.cwd, waitMode: plan.waitMode, ...(agentSession ? { agentSession } : {}), ...(clientOutputLimitChars ? { clientOutputLimitChars } : {}), ...sandboxed }, settings);
     return { session, run };
   } finally {
     reservation.release();

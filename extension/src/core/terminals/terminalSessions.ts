@@ -13,6 +13,7 @@ import { busyError, busyReasons, changeDirectoryError, terminalNotFoundError, wi
 import { DisposableStore, Emitter, type Disposable } from '../events';
 import { samePath } from '../fsUtil';
 import type { RunOutput } from '../output/runOutput';
+import type { RunOutputOptions } from '../output/runOutputFactory';
 import { UNKNOWN_ACTIVITY, type ShellActivity } from '../processes/types';
 import { CommandRun, type RunConfig, type RunLaunch } from '../run/commandRun';
 import { defaultInputPromptConfig } from '../run/inputPromptDetector';
@@ -30,7 +31,7 @@ import type { TerminalSession, TerminalSessionEvent } from './terminalSession';
 export interface TerminalSessionsDependencies {
   readonly host: TerminalHost;
   /** A run's output pipeline; `stripPromptAndEcho` false where the data has no prompt marks to cut at (the extension-owned terminal). */
-  readonly createOutput: (terminalName: string, options?: { readonly stripPromptAndEcho?: boolean }) => RunOutput;
+  readonly createOutput: (terminalName: string, options?: RunOutputOptions) => RunOutput;
   readonly probeShell: (shellPid: number) => Promise<ShellActivity>;
   readonly logger: Logger;
   readonly now: () => number;
@@ -296,7 +297,8 @@ export class TerminalSessions implements Disposable {
       input: defaultInputPromptConfig,
       drainTimeoutMs: DRAIN_TIMEOUT_MS,
     };
-    const output = this.deps.createOutput(session.name, { stripPromptAndEcho: session.strategy.stripsPromptAndEcho });
+    const { clientOutputLimitChars } = launch;
+    const output = this.deps.createOutput(session.name, { stripPromptAndEcho: session.strategy.stripsPromptAndEcho, ...(clientOutputLimitChars ? { clientOutputLimitChars } : {}) });
     return new CommandRun(command, session.name, session.shellPid, session.strategy.name, output, config, {
       now: this.deps.now,
       probeShell: () => this.probe(session),

@@ -1,7 +1,8 @@
 /**
- * Calls the bridge for a tool with what the window needs to know of the client (its name and
- * deadline, or that the call is an MCP task, and the agent session it belongs to), relaying progress notifications when the client
- * asked for them and the window's questions to the person through elicitation.
+ * Calls the bridge for a tool with what the window needs to know of the client (its name,
+ * deadline and output limit, or that the call is an MCP task, and the agent session it belongs
+ * to), relaying progress notifications when the client asked for them and the window's questions
+ * to the person through elicitation.
  */
 import { methods, type ApprovalAskParams, type MethodKey, type ParamsOf, type ResultOf } from '../../../../common/src/protocol';
 import { agentSessionOf } from './agentSession';
@@ -20,7 +21,7 @@ export async function callBridge<K extends Exclude<MethodKey, 'hello'>>(
   task?: TaskCall,
 ): Promise<ResultOf<K>> {
   const progressToken = extra._meta?.progressToken;
-  const { info, deadline, session } = context.client();
+  const { info, deadline, resultBudget, session } = context.client();
   context.logger.debug(`${methods[key].name}${task ? ' (an MCP task)' : progressToken === undefined ? '' : ' (the client asked for progress)'}`);
   const onProgress =
     task?.onProgress ??
@@ -38,6 +39,7 @@ export async function callBridge<K extends Exclude<MethodKey, 'hello'>>(
   const meta = {
     ...(info ? { client: { name: info.name.slice(0, 200), version: info.version.slice(0, 100) } } : {}),
     ...(task ? { task: true } : deadline),
+    ...(resultBudget ? { clientOutputLimitChars: resultBudget.outputLimitChars } : {}),
     ...(agentSession ? { agentSession } : {}),
     ...(extra._meta?.[TIMINGS_META] === true ? { timings: true } : {}),
   };

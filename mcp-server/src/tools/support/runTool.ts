@@ -12,6 +12,7 @@ import { limits, terminalRunResultSchema, type ParamsOf } from '../../../../comm
 import { callBridge } from './callBridge';
 import { withReminder } from './ledgerReminder';
 import { renderRunResult } from './render';
+import { fitRunResult } from './resultBudget';
 import type { RunTaskStore } from './runTaskStore';
 import { runTaskHandler } from './runTasks';
 import type { TaskCall, ToolContext, ToolExtra } from './toolContext';
@@ -44,7 +45,7 @@ export function registerRunTool<K extends RunMethod, Shape extends z.ZodRawShape
 ): void {
   const work = (args: z.infer<z.ZodObject<Shape>>, extra: ToolExtra, task?: TaskCall): Promise<CallToolResult> => {
     const params = toParams(args);
-    return toolResult(context, () => callBridge(context, method, params, extra, params.timeoutMs, task), renderRunResult);
+    return toolResult(context, () => callBridge(context, method, params, extra, params.timeoutMs, task), renderRunResult, fitRunResult);
   };
   const definition = { ...config, outputSchema: withReminder(terminalRunResultSchema) };
   if (tasks) {

@@ -10,6 +10,7 @@ import type { Logger } from '../../../../common/src/logger';
 import type { ProgressNotification } from '../../../../common/src/protocol';
 import type { BridgeClient } from '../../bridge/bridgeClient';
 import type { ClientInfo, KnownDeadline } from '../../bridge/clientDeadlines';
+import type { ResultBudget } from '../../bridge/clientResultBudgets';
 import type { SessionSource } from './agentSession';
 import type { RunTaskStore } from './runTaskStore';
 
@@ -20,8 +21,8 @@ export interface ToolContext {
   readonly logger: Logger;
   /** The MCP client declared elicitation: the person can be asked in its own UI. */
   readonly canElicit: () => boolean;
-  /** The connected client as it named itself at initialize, its deadline when the server knows it, and the session its environment names. */
-  readonly client: () => { readonly info?: ClientInfo; readonly deadline?: KnownDeadline; readonly session?: SessionSource };
+  /** The connected client as it named itself at initialize, its deadline and result budget when the server knows them, and the session its environment names. */
+  readonly client: () => { readonly info?: ClientInfo; readonly deadline?: KnownDeadline; readonly resultBudget?: ResultBudget; readonly session?: SessionSource };
   /** Where terminal_run's MCP tasks live (the server declares tasks for tools/call). */
   readonly tasks?: RunTaskStore;
 }

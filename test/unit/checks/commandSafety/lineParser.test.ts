@@ -2,7 +2,7 @@
  * Where lines are parsed: the worker thread (as the extension parses) reads every corpus line as
  * the in-process parser does, bash and PowerShell; a pathological line comes back or fails within
  * the bound; a worker that does not answer within its bound is terminated, its line fails (the
- * decision asks unread), and the next line starts a new worker.
+ * decision asks unread), and the next line starts a new worker. A line read lately is not sent again.
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -46,6 +46,17 @@ describe('command safety: the line parser (worker thread)', function () {
       (error: Error) => error.message,
     );
     assert.match(outcome, /^read, \d+ commands$|longer than the bound|more than 64 commands/);
+  });
+
+  it('a line read again comes from the lines read lately, not from the worker; the oldest of 64 gives way', async () => {
+    const first = await workerParser.parse('bash', 'git status --short');
+    // The worker's answer is a fresh copy every time: the same object is the kept one.
+    assert.equal(await workerParser.parse('bash', 'git status --short'), first);
+    assert.notEqual(await workerParser.parse('powershell', 'git status --short'), first);
+    for (let i = 0; i < 64; i++) await workerParser.parse('bash', `echo recent-${i}`);
+    const again = await workerParser.parse('bash', 'git status --short');
+    assert.notEqual(again, first);
+    assert.deepEqual(again, first);
   });
 
   it('a worker past its bound is terminated, the line asks unread, and the next line starts a new worker', async () => {

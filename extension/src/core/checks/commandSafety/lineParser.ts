@@ -55,10 +55,21 @@ interface Running {
   readonly pending: Map<number, { resolve(parsed: ParsedLine): void; reject(error: Error): void }>;
 }
 
+/**
+ * Lines parsed lately are kept, parsing being a pure function of the grammar and the line: an
+ * agent types the same lines again and again (its tests, `git status`), and each worker answer is a
+ * hop to another thread, on the call's path before typing, that a loaded machine may schedule late.
+ */
+const RECENT_LINES = 64;
+/** Longer lines are parsed every time (a pasted script is rarely typed twice). */
+const RECENT_LINE_CHARS = 2000;
+
 /** Parses in a worker thread, started on first use (or by start()) and again after a failure. */
 export class WorkerParser implements LineParser {
   private running: Running | undefined;
   private nextId = 1;
+  /** Least recently used first. */
+  private readonly recent = new Map<string, ParsedLine>();
   private readonly boundMs: number;
   private readonly loadBoundMs: number;
 
@@ -73,6 +84,22 @@ export class WorkerParser implements LineParser {
   }
 
   async parse(grammar: GrammarName, line: string): Promise<ParsedLine> {
+    const key = `${grammar}\0${line}`;
+    const known = this.recent.get(key);
+    if (known) {
+      this.recent.delete(key);
+      this.recent.set(key, known);
+      return known;
+    }
+    const parsed = await this.parseInWorker(grammar, line);
+    if (line.length <= RECENT_LINE_CHARS) {
+      this.recent.set(key, parsed);
+      if (this.recent.size > RECENT_LINES) this.recent.delete(this.recent.keys().next().value!);
+    }
+    return parsed;
+  }
+
+  private async parseInWorker(grammar: GrammarName, line: string): Promise<ParsedLine> {
     const running = this.worker();
     await running.ready;
     const id = this.nextId++;
