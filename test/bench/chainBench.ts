@@ -62,6 +62,13 @@ export interface ChainBenchResult {
   readonly reminderRender: Stats;
 }
 
+/**
+ * A pause before each command, floor and terminal_run alike, as an agent's calls come (a model's turn
+ * apart): a line typed within ~10 ms of the previous end meets VS Code's own work on that terminal's
+ * end and prompt, and its start event comes 10-15 ms later, whoever types it (docs/benchmarks.md).
+ */
+const PAUSE_MS = 50;
+
 /** Runs in the extension host: N bare round trips of `command` on terminal_run's own terminal
  * ("own": revealed, VS Code's active terminal, as a person's is), or on a bash terminal of its own
  * split beside it ("beside": on screen, never the active one). Each as [to the end event, to the start event]. */
@@ -74,6 +81,7 @@ const FLOOR = (command: string, runs: number, drain: boolean, where: 'own' | 'be
   });
   const times = [];
   for (let i = 0; i < ${runs}; i++) {
+    await new Promise((resolve) => setTimeout(resolve, ${PAUSE_MS}));
     const t0 = performance.now();
     let started = Number.NaN;
     const execution = si.executeCommand(${JSON.stringify(command)});
@@ -100,6 +108,7 @@ interface Timed {
 
 async function timeRuns(client: UsersClient, command: string, runs: number, into: Timed): Promise<void> {
   for (let i = 0; i < runs; i++) {
+    await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
     const { ms, result, timings } = await client.run(command);
     if (result.status !== 'completed') throw new Error(`bench run of ${command} ended ${result.status}`);
     into.times.push(ms);
