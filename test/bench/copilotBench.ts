@@ -7,6 +7,11 @@
  * Session") and counted. Round trips are measured in the extension host around invokeTool; the
  * time "after approval" starts at the click, so neither VS Code's confirmation nor a robot's
  * reaction weighs on the ratio. What each returned is read from its result (toolResults.ts).
+ * A third tool is called the same way in the same rounds: the scripted chat's floor tool
+ * (test/support/scriptedChat/floorTool.js), a bare `executeCommand` on terminal_run's own terminal
+ * to VS Code's end event, in the extension host, nothing else: what the shell integration API
+ * gives any tool through this path. Called without a command it answers at once: the cost of a
+ * tool call itself, which no tool here can go under.
  */
 import { ensureVsCode } from '../../.devtools/scripts/vscodeInstall';
 import { ChatSession, scriptedChatLaunch, type ToolCall } from '../support/chatSession';
@@ -35,9 +40,19 @@ export interface SideBySideTool {
   readonly durationMs?: Stats;
 }
 
+/** The floor tool's name (test/support/scriptedChat/floorTool.js). */
+const FLOOR_TOOL = 'bench_terminal_floor';
+
 export interface CopilotBenchResult {
   readonly runs: number;
-  readonly commands: { readonly label: string; readonly tools: Record<ToolName, SideBySideTool> }[];
+  readonly commands: {
+    readonly label: string;
+    readonly tools: Record<ToolName, SideBySideTool>;
+    /** The floor tool's round trips (nothing asks for it). */
+    readonly floor: Stats;
+  }[];
+  /** A tool call that does nothing (the floor tool without a command), round trips. */
+  readonly toolCall: Stats;
   readonly clicks: Record<ToolName, { readonly confirmations: number; readonly calls: number; readonly buttons: string[] }>;
   /** The chat request's own duration (ms). */
   readonly sessionMs: number;
@@ -90,11 +105,16 @@ export async function runCopilotBench(options: { runs?: number } = {}): Promise<
     const call = (tool: ToolName, command: string) => ({
       calls: [{ tool, input: tool === 'terminal_run' ? { command, name: 'bench' } : { command, explanation: 'Benchmark', goal: 'Benchmark', mode: 'sync' } }],
     });
-    // Interleaved call by call; which tool goes first alternates by round.
+    const floorCall = (command?: string) => ({ calls: [{ tool: FLOOR_TOOL, input: command === undefined ? {} : { command, terminal: 'bench' } }] });
+    // Interleaved call by call; which tool goes first turns by round.
+    const tools = ['run_in_terminal', 'terminal_run', FLOOR_TOOL] as const;
     const turns = [];
     for (let round = 0; round < runs; round++) {
-      const order: ToolName[] = round % 2 === 0 ? ['run_in_terminal', 'terminal_run'] : ['terminal_run', 'run_in_terminal'];
-      for (const c of COPILOT_COMMANDS) for (const tool of order) turns.push({ ...call(tool, c.command), label: c.label });
+      const order = tools.map((_, i) => tools[(i + round) % tools.length]!);
+      for (const c of COPILOT_COMMANDS) {
+        turns.push(floorCall());
+        for (const tool of order) turns.push(tool === FLOOR_TOOL ? floorCall(c.command) : call(tool, c.command));
+      }
     }
     // A first request asks the check's question once per command (`true`, `seq` are in no default
     // rule) and answers it as a person would, "Allow `true …` in this Session": the measured calls pass on it.
@@ -109,7 +129,7 @@ export async function runCopilotBench(options: { runs?: number } = {}): Promise<
     if (played.notOffered.length > 0) throw new Error(`the model was not offered: ${played.notOffered.join(', ')}`);
     if (played.calls.length !== turns.length) throw new Error(`${played.calls.length} calls made, ${turns.length} scripted`);
 
-    const byTool = (tool: ToolName) => played.calls.filter((c) => (tool === 'terminal_run' ? c.tool.endsWith('_terminal_run') : c.tool === tool));
+    const byTool = (tool: ToolName | typeof FLOOR_TOOL) => played.calls.filter((c) => (tool === 'terminal_run' ? c.tool.endsWith('_terminal_run') : c.tool === tool));
     const commands = COPILOT_COMMANDS.map((expected) => {
       const tools = {} as Record<ToolName, SideBySideTool>;
       for (const tool of ['run_in_terminal', 'terminal_run'] as const) {
@@ -147,7 +167,10 @@ export async function runCopilotBench(options: { runs?: number } = {}): Promise<
           ...(durations.length > 0 ? { durationMs: summarize(durations) } : {}),
         };
       }
-      return { label: expected.label, tools };
+      const floorCalls = byTool(FLOOR_TOOL).filter((c) => c.input.command === expected.command);
+      const floorFailed = floorCalls.find((c) => c.error !== undefined || !c.text?.startsWith(`exit code ${expected.exitCode};`));
+      if (floorFailed) throw new Error(`the floor tool's run of ${expected.command} failed: ${floorFailed.error ?? floorFailed.text}`);
+      return { label: expected.label, tools, floor: summarize(floorCalls.map(afterApproval)) };
     });
     const clicks = {} as CopilotBenchResult['clicks'];
     for (const tool of ['run_in_terminal', 'terminal_run'] as const) {
@@ -155,7 +178,8 @@ export async function runCopilotBench(options: { runs?: number } = {}): Promise<
       const confirmations = calls.flatMap((c) => c.confirmations);
       clicks[tool] = { confirmations: confirmations.length, calls: calls.length, buttons: [...new Set(confirmations.flatMap((c) => (c.clicked ? [c.clicked] : [])))] };
     }
-    return { runs, commands, clicks, sessionMs };
+    const toolCall = summarize(byTool(FLOOR_TOOL).filter((c) => c.input.command === undefined).map(afterApproval));
+    return { runs, commands, clicks, toolCall, sessionMs };
   } finally {
     await vsc.stop();
   }

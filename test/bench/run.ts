@@ -80,7 +80,7 @@ async function main(): Promise<void> {
 
   if (wants('copilot')) {
     const c = await runCopilotBench();
-    console.log(`Copilot side by side: run_in_terminal (VS Code's own) and terminal_run, both through vscode.lm.invokeTool from one chat request, interleaved, ${c.runs} runs each`);
+    console.log(`Copilot side by side: run_in_terminal (VS Code's own), terminal_run and a floor tool, all through vscode.lm.invokeTool from one chat request, interleaved, ${c.runs} runs each`);
     for (const [tool, k] of Object.entries(c.clicks)) {
       line(`confirmations clicked (primary button), ${tool}`, `${k.confirmations} in ${k.calls} calls${k.buttons.length ? ` (${k.buttons.map((b) => `"${b}"`).join(', ')})` : ''}`);
     }
@@ -91,10 +91,19 @@ async function main(): Promise<void> {
       line('  run_in_terminal: round trip / after approval', `p50 ${ms(theirs.roundTrip.p50)} / ${ms(theirs.afterApproval.p50)}`);
       line('  terminal_run:    round trip / after approval', `p50 ${ms(ours.roundTrip.p50)} / ${ms(ours.afterApproval.p50)}`);
       line('  ratio terminal_run / run_in_terminal (p50 after approval)', (ours.afterApproval.p50 / theirs.afterApproval.p50).toFixed(2));
-      line('  speed-up run_in_terminal / terminal_run (p50 after approval)', `${(theirs.afterApproval.p50 / ours.afterApproval.p50).toFixed(1)}x`);
+      line('  speed-up run_in_terminal / terminal_run (p50 after approval; goal 20x)', `${(theirs.afterApproval.p50 / ours.afterApproval.p50).toFixed(1)}x`);
+      line('  floor tool: bare executeCommand on the same terminal, same path', dist(command.floor));
+      line('  ratio terminal_run / floor tool (p50)', (ours.afterApproval.p50 / command.floor.p50).toFixed(2));
       if (ours.durationMs) line('  terminal_run\'s own durationMs', dist(ours.durationMs));
       line('  run_in_terminal returned', returned(theirs));
       line('  terminal_run returned', returned(ours));
+    }
+    line('a tool call that does nothing (floor tool, no command)', dist(c.toolCall));
+    console.log('  row, p50 after approval     run_in_terminal  terminal_run  floor tool  speed-up (goal 20x)  20x needs');
+    for (const { label, tools, floor } of c.commands) {
+      const theirs = tools.run_in_terminal.afterApproval.p50;
+      const ours = tools.terminal_run.afterApproval.p50;
+      console.log(`  ${label.replace(/ \(.*/, '').padEnd(26)} ${ms(theirs).padStart(15)} ${ms(ours).padStart(13)} ${ms(floor.p50).padStart(11)} ${`${(theirs / ours).toFixed(1)}x`.padStart(20)} ${ms(theirs / 20).padStart(10)}`);
     }
     line('the whole chat request', ms(c.sessionMs));
     console.log();

@@ -19,6 +19,7 @@
 'use strict';
 const vscode = require('vscode');
 const { performance } = require('perf_hooks');
+const floorTool = require('./floorTool');
 
 /** Most model round trips one chat request may take (a script that never ends is a test bug). */
 const MAX_ROUNDS = 500;
@@ -155,7 +156,7 @@ async function answer(request, _context, stream, token) {
 function activate(context) {
   context.subscriptions.push(vscode.lm.registerLanguageModelChatProvider('scripted', provider));
   const participant = vscode.chat.createChatParticipant('terminal-shepherd-test.agent', answer);
-  context.subscriptions.push(participant);
+  context.subscriptions.push(participant, floorTool.register());
   return {
     /** Replaces the script: the turns the model plays next. */
     setScript(turns) {
