@@ -157,14 +157,15 @@ describe('terminal runs in a real VS Code (MCP client -> MCP server -> bridge ->
       abort.abort();
       await assert.rejects(call);
     };
-    await cancelled('cancel');
-    await new Promise((res) => setTimeout(res, 1000));
-    assert.equal((await win.run('terminal_state', { name: 'cancel' })).status, 'running', 'the command goes on');
-    const stopped = await win.run('terminal_input', { name: 'cancel', text: '\u0003' });
-    assert.deepEqual([stopped.status, stopped.exitCode], ['completed', 130]);
-    // Opt-in: terminalShepherd.run.cancelInterrupts sends Ctrl+C with the cancel.
-    await win.vscode.driver.evaluate(`await vscode.workspace.getConfiguration('terminalShepherd').update('run.cancelInterrupts', true, vscode.ConfigurationTarget.Global);`);
     try {
+      await cancelled('cancel');
+      await new Promise((res) => setTimeout(res, 1000));
+      assert.equal((await win.run('terminal_state', { name: 'cancel' })).status, 'running', 'the command goes on');
+      const stopped = await win.run('terminal_input', { name: 'cancel', text: '\u0003' });
+      assert.deepEqual([stopped.status, stopped.exitCode], ['completed', 130]);
+      // Opt-in: terminalShepherd.run.cancelInterrupts sends Ctrl+C with the cancel, once the shell
+      // took the line (the cancel comes within about 100 ms of the start here).
+      await win.vscode.driver.evaluate(`await vscode.workspace.getConfiguration('terminalShepherd').update('run.cancelInterrupts', true, vscode.ConfigurationTarget.Global);`);
       await cancelled('cancel-opt-in');
       const state = await waitFor('the cancelled command to end', 10_000, async () => {
         const s = await win.run('terminal_state', { name: 'cancel-opt-in' });
@@ -173,8 +174,20 @@ describe('terminal runs in a real VS Code (MCP client -> MCP server -> bridge ->
       assert.equal(state.exitCode, 130);
     } finally {
       await win.vscode.driver.evaluate(`await vscode.workspace.getConfiguration('terminalShepherd').update('run.cancelInterrupts', undefined, vscode.ConfigurationTarget.Global);`);
+      // A failed attempt leaves no sleep behind: a retry, and later tests starting `sleep 60` in
+      // the background (reported as already running otherwise), start clean.
+      await stopIfRunning('cancel');
+      await stopIfRunning('cancel-opt-in');
     }
   });
+
+  /** Ctrl+C to a test's terminal whose command still runs (cleanup: whatever the test found). */
+  async function stopIfRunning(name: string): Promise<void> {
+    const state = await win.call('terminal_state', { name });
+    if (!state.isError && (state.structuredContent as { status?: string } | undefined)?.status === 'running') {
+      await win.call('terminal_input', { name, text: '\u0003' });
+    }
+  }
 
   it('a terminal the user closes mid-run: the status says so', async () => {
     await win.run('terminal_run', { command: 'sleep 60', name: 'closing', waitMode: 'background' });

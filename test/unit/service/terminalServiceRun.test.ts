@@ -147,6 +147,26 @@ describe('TerminalService against a fake TerminalHost', () => {
       assert.equal(t.service.list()[0]?.busy, false);
     });
 
+    it('with run.cancelInterrupts, a cancel before the shell took the line sends Ctrl+C only once it did (the command gets it, not the shell)', async () => {
+      t.service.dispose();
+      t.host.dispose();
+      t.setup({ settings: { cancelInterrupts: true } });
+      t.host.onExecute = () => undefined; // the shell has not read the line yet
+      const abort = new AbortController();
+      const call = t.service.run({ command: 'sleep 60' }, { signal: abort.signal });
+      const terminal = await executionsIn(t.host, 'default', 1);
+      terminal.onSendText = (text) => {
+        if (text === '\u0003') terminal.current.end(130);
+      };
+      abort.abort();
+      await sleep(100);
+      assert.deepEqual(terminal.sentText, [], 'no Ctrl+C while the shell still reads its line');
+      terminal.current.start();
+      const result = await call;
+      assert.deepEqual([result.status, result.exitCode], ['cancelled', 130]);
+      assert.deepEqual(terminal.sentText, [{ text: '\u0003', addNewLine: false }]);
+    });
+
     it('with run.cancelInterrupts, sends Ctrl+C when the client cancels a background run during its first glance', async () => {
       t.service.dispose();
       t.host.dispose();

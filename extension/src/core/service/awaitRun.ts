@@ -115,8 +115,8 @@ async function waitOn(run: CommandRun, how: WaitHow, { call, afterCycle }: Waiti
 }
 
 /**
- * A background run's wait, up to `ms`, for the shell to take its line: `timeout` once it did (or
- * at the bound), or how the run ended first. The wait and the listener end together.
+ * A run's wait, up to `ms`, for the shell to take its line (a background call's, a cancel's Ctrl+C):
+ * `timeout` once it did (or at the bound), or how the run ended first. The wait and the listener end together.
  */
 async function untilLineTaken(run: CommandRun, ms: number, signal: AbortSignal | undefined): Promise<WaitOutcome> {
   const taken = new AbortController();
@@ -186,6 +186,12 @@ async function withPortConflict(run: CommandRun, { call, details }: Waiting): Pr
 
 /** Opt-in: Ctrl+C for a run whose caller gave up, then a bounded wait for the shell to report the end. */
 async function interrupt(session: TerminalSession, run: CommandRun, details: ResultDetails): Promise<TerminalRunResult> {
+  // A Ctrl+C that reaches the shell before it took the line goes to the shell, not the command:
+  // bash then cancels the line (an end with no exit code) or starts the job regardless (it runs on).
+  // A call cancelled right after its start waits, bounded, for the line to be taken first.
+  if (run.active && !session.closed && !run.ownExecutionSeen && (await untilLineTaken(run, CANCEL_WAIT_MS, undefined)) === 'disposed') {
+    throw windowClosingError(session.name, run.command);
+  }
   if (run.active && !session.closed) {
     session.interrupt();
     if ((await run.wait({ timeoutMs: CANCEL_WAIT_MS, stopAtInput: false })) === 'disposed') {
