@@ -1,7 +1,7 @@
 /**
  * TerminalService against a fake TerminalHost (terminalServiceSupport.ts): a command that waits for
  * input. terminal_input answers a prompt (text and Enter, control keys, text without Enter) and the
- * run resumes; it is refused when nothing runs. A nested shell or remote session is reported
+ * run resumes; a Ctrl+C waits for the shell to take the line; it is refused when nothing runs. A nested shell or remote session is reported
  * waiting_for_input with what to do and no invented exit code.
  */
 import assert from 'node:assert/strict';
@@ -88,6 +88,22 @@ describe('TerminalService against a fake TerminalHost', () => {
         { text: 'n', addNewLine: false },
         { text: '\u0003', addNewLine: false },
       ]);
+    });
+
+    it('a Ctrl+C before the shell took the line waits for it (the command gets it, not the shell)', async () => {
+      t.host.onExecute = () => undefined; // a slow shell still reads its rc files
+      assert.equal((await t.service.run({ command: 'sleep 60', timeoutMs: 100 })).status, 'timeout');
+      const terminal = t.host.last;
+      terminal.onSendText = (text) => {
+        if (text === '\u0003') terminal.current.end(130);
+      };
+      const stopping = t.service.input({ name: 'default', text: '\u0003' });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.deepEqual(terminal.sentText, [], 'nothing typed while the shell still reads its line');
+      terminal.current.start();
+      const stopped = await stopping;
+      assert.deepEqual([stopped.status, stopped.exitCode], ['completed', 130]);
+      assert.deepEqual(terminal.sentText, [{ text: '\u0003', addNewLine: false }]);
     });
 
     it('refuses input when nothing runs, naming the last command and how it ended', async () => {

@@ -59,6 +59,8 @@ const BACKGROUND_GLANCE_MS = 300;
 const BACKGROUND_TAKEN_MS = 5000;
 /** After Ctrl+C for a call its client gave up on (opt-in): how long the shell gets to report the end. */
 const CANCEL_WAIT_MS = 3000;
+/** Before a Ctrl+C: how long a shell still reading its rc files gets to take the command's line. */
+const LINE_TAKEN_WAIT_MS = 3000;
 const PROGRESS_INTERVAL_MS = 1000;
 
 export async function awaitRun({ session, run }: StartedRun, how: WaitHow, call: WaitContext, details: AwaitDetails = {}): Promise<TerminalRunResult> {
@@ -115,7 +117,7 @@ async function waitOn(run: CommandRun, how: WaitHow, { call, afterCycle }: Waiti
 }
 
 /**
- * A run's wait, up to `ms`, for the shell to take its line (a background call's, a cancel's Ctrl+C):
+ * A run's wait, up to `ms`, for the shell to take its line (a background call's, a Ctrl+C's):
  * `timeout` once it did (or at the bound), or how the run ended first. The wait and the listener end together.
  */
 async function untilLineTaken(run: CommandRun, ms: number, signal: AbortSignal | undefined): Promise<WaitOutcome> {
@@ -185,13 +187,18 @@ async function withPortConflict(run: CommandRun, { call, details }: Waiting): Pr
 }
 
 /** Opt-in: Ctrl+C for a run whose caller gave up, then a bounded wait for the shell to report the end. */
+/**
+ * Before a Ctrl+C to a run: a bounded wait for the shell to take its line. A Ctrl+C that comes
+ * first goes to the shell, not the command: bash then cancels the line (an end with no exit code)
+ * or starts the job regardless (it runs on). Resolves false when the window closes meanwhile.
+ */
+export async function lineTakenBeforeInterrupt(run: CommandRun): Promise<boolean> {
+  return !run.active || run.ownExecutionSeen || (await untilLineTaken(run, LINE_TAKEN_WAIT_MS, undefined)) !== 'disposed';
+}
+
 async function interrupt(session: TerminalSession, run: CommandRun, details: ResultDetails): Promise<TerminalRunResult> {
-  // A Ctrl+C that reaches the shell before it took the line goes to the shell, not the command:
-  // bash then cancels the line (an end with no exit code) or starts the job regardless (it runs on).
-  // A call cancelled right after its start waits, bounded, for the line to be taken first.
-  if (run.active && !session.closed && !run.ownExecutionSeen && (await untilLineTaken(run, CANCEL_WAIT_MS, undefined)) === 'disposed') {
-    throw windowClosingError(session.name, run.command);
-  }
+  // A call cancelled right after its start.
+  if (!(await lineTakenBeforeInterrupt(run))) throw windowClosingError(session.name, run.command);
   if (run.active && !session.closed) {
     session.interrupt();
     if ((await run.wait({ timeoutMs: CANCEL_WAIT_MS, stopAtInput: false })) === 'disposed') {

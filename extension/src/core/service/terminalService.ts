@@ -9,7 +9,7 @@ import type { ApprovalPort, CommandCheck } from '../checks/commandCheck';
 import { ANSWER_TIMEOUT_MS, checkCall, type DecisionRecord } from '../checks/checkCall';
 import { devServerOnceCheck } from '../checks/devServerOnce';
 import { workspaceTrustCheck } from '../checks/workspaceTrust';
-import { cancelledBeforeStartError, noRunYetError, sandboxedInputError } from '../errors';
+import { cancelledBeforeStartError, noRunYetError, sandboxedInputError, windowClosingError } from '../errors';
 import { Emitter, type Disposable } from '../events';
 import type { CommandRun } from '../run/commandRun';
 import type { Redactor } from '../secrets/redaction';
@@ -20,7 +20,7 @@ import type { ShepherdSettings } from '../settings';
 import { shellLabel } from '../terminals/shellKind';
 import type { TerminalSession, TerminalSessionView } from '../terminals/terminalSession';
 import { TerminalSessions, type TerminalSessionsDependencies } from '../terminals/terminalSessions';
-import { awaitRun, reportNow, type AwaitDetails } from './awaitRun';
+import { awaitRun, lineTakenBeforeInterrupt, reportNow, type AwaitDetails } from './awaitRun';
 import { callContext, type CallContext, type CallOptions, type CallParts } from './callContext';
 import { CallTimings } from './callTimings';
 import { describeCallPath } from './callDeadline';
@@ -236,6 +236,7 @@ export class TerminalService implements Disposable {
     const { session, run, text, enter, timeoutMs, command } = checked.call;
     // A program started in the sandbox confines what is typed into it; one started outside does not, and then nothing is typed while the sandbox is on.
     if (command && run && !run.launch.sandbox && sandboxMode(call.settings, this.platform, checked.safety)) throw sandboxedInputError(session.name, command.shell.kind);
+    if (run && text.includes('\u0003') && !(await lineTakenBeforeInterrupt(run))) throw windowClosingError(session.name, run.command);
     session.type(text, enter);
     if (!run) return keySentResult(session.name, session.strategy.name);
     // A key such as "a" to a watcher starts its next cycle: that is what the call waits for.
